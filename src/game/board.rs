@@ -1,0 +1,187 @@
+//! Two-state boards: an m x n grid of lights, row-major, 0-based.
+
+use crate::error::{Error, Result};
+use crate::gf2::BitVec;
+use std::fmt;
+
+/// An `m x n` grid of two-state lights, stored row-major (`cell (i, j)` is bit `i * n + j`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    bits: BitVec,
+}
+
+impl Board {
+    /// The all-off board.
+    pub fn zeros(rows: usize, cols: usize) -> Self {
+        Board {
+            rows,
+            cols,
+            bits: BitVec::zeros(rows * cols),
+        }
+    }
+
+    /// A board from row-major bits.
+    ///
+    /// # Errors
+    /// [`Error::Length`] when `bits` does not have `rows * cols` bits.
+    pub fn from_bits(rows: usize, cols: usize, bits: BitVec) -> Result<Self> {
+        if bits.len() != rows * cols {
+            return Err(Error::Length {
+                expected: rows * cols,
+                found: bits.len(),
+            });
+        }
+        Ok(Board { rows, cols, bits })
+    }
+
+    /// A board from rows of `0`/`1` strings such as `["001", "111", "001"]`.
+    pub fn from_rows(rows: &[&str]) -> Result<Self> {
+        Self::parse(&rows.join("\n"))
+    }
+
+    /// Parses the CLI board format: one line per row, cells `0`/`1` or `.`/`#`; blank lines and
+    /// spaces ignored. Every row must have the same length.
+    pub fn parse(text: &str) -> Result<Self> {
+        let mut bits = BitVec::zeros(0);
+        let mut rows = 0;
+        let mut cols = None;
+        for (lineno, line) in text.lines().enumerate() {
+            let mut width = 0;
+            for (col, ch) in line.chars().enumerate() {
+                let b = match ch {
+                    '0' | '.' => false,
+                    '1' | '#' => true,
+                    c if c.is_whitespace() => continue,
+                    c => {
+                        return Err(Error::Board {
+                            reason: format!(
+                                "line {}, column {}: unexpected character {c:?} (expected 0, 1, . or #)",
+                                lineno + 1,
+                                col + 1
+                            ),
+                        });
+                    }
+                };
+                bits.push(b);
+                width += 1;
+            }
+            if width == 0 {
+                continue;
+            }
+            match cols {
+                None => cols = Some(width),
+                Some(c) if c != width => {
+                    return Err(Error::Board {
+                        reason: format!("line {}: row has {width} cells, expected {c}", lineno + 1),
+                    });
+                }
+                _ => {}
+            }
+            rows += 1;
+        }
+        let Some(cols) = cols else {
+            return Err(Error::Board {
+                reason: "no rows found".into(),
+            });
+        };
+        Ok(Board { rows, cols, bits })
+    }
+
+    /// Number of rows `m`.
+    #[inline]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns `n`.
+    #[inline]
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The row-major bits.
+    #[inline]
+    pub fn bits(&self) -> &BitVec {
+        &self.bits
+    }
+
+    /// The row-major bits, mutably.
+    #[inline]
+    pub fn bits_mut(&mut self) -> &mut BitVec {
+        &mut self.bits
+    }
+
+    /// Consumes the board, returning its row-major bits.
+    pub fn into_bits(self) -> BitVec {
+        self.bits
+    }
+
+    /// Cell `(i, j)`.
+    #[inline]
+    pub fn get(&self, i: usize, j: usize) -> bool {
+        self.bits.get(i * self.cols + j)
+    }
+
+    /// Sets cell `(i, j)`.
+    #[inline]
+    pub fn set(&mut self, i: usize, j: usize, b: bool) {
+        self.bits.set(i * self.cols + j, b)
+    }
+
+    /// Toggles cell `(i, j)`.
+    #[inline]
+    pub fn flip(&mut self, i: usize, j: usize) {
+        self.bits.flip(i * self.cols + j)
+    }
+
+    /// Number of lit cells.
+    pub fn weight(&self) -> usize {
+        self.bits.weight()
+    }
+
+    /// The transposed board.
+    pub fn transpose(&self) -> Board {
+        let mut t = Board::zeros(self.cols, self.rows);
+        for p in self.bits.ones_iter() {
+            t.set(p % self.cols, p / self.cols, true);
+        }
+        t
+    }
+}
+
+impl fmt::Display for Board {
+    /// One line per row of `0`/`1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for i in 0..self.rows {
+            for j in 0..self.cols {
+                f.write_str(if self.get(i, j) { "1" } else { "0" })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board {}x{}\n{self}", self.rows, self.cols)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_formats() {
+        let b = Board::parse("0 0 1\n\n.#.\n# # #\n").unwrap();
+        assert_eq!((b.rows(), b.cols()), (3, 3));
+        assert_eq!(b.to_string(), "001\n010\n111\n");
+        assert!(Board::parse("01\n011").is_err());
+        assert!(Board::parse("0x").is_err());
+        assert!(Board::parse("\n \n").is_err());
+        assert_eq!(b.transpose().to_string(), "001\n011\n101\n");
+    }
+}

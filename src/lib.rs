@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+pub mod code;
+pub mod error;
+pub mod game;
+pub mod gf2;
+pub mod sim;
+pub mod stream;
+
+pub use error::{Error, Result};

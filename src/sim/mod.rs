@@ -1,0 +1,1 @@
+//! Channels, Monte Carlo and exact error rates, throughput measurement.

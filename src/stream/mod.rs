@@ -1,0 +1,1 @@
+//! The streaming codec: container format, bit-sliced interleaved kernels, Read/Write adapters.
