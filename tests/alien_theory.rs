@@ -170,7 +170,7 @@ fn paper_pair_count(m: usize, n: usize, r: usize, c: usize) -> BigUint {
     let (alpha, beta) = (r.max(c), r.min(c));
     let q = if r > c { n } else { m };
     let groups = (alpha - beta) / 2;
-    factorial(alpha) * BigUint::from(q).pow(groups as u32) >> groups
+    (factorial(alpha) * BigUint::from(q).pow(groups as u32)) >> groups
 }
 
 /// The paper's Section 4.2 count for the whole coset: it takes the one minimising pair (the
