@@ -208,16 +208,12 @@ fn double_errors_are_detected_by_every_distance_4_family() {
 /// The paper's invariant computed from scratch: row and column parities, normalised by their
 /// first entry (`r~` for even-by-odd, `c~` for odd-by-even, both for odd-by-odd).
 fn invariant(m: usize, n: usize, word: &BitVec) -> Syndrome {
-    let mut r = vec![false; m];
-    let mut c = vec![false; n];
-    for i in 0..m {
-        for j in 0..n {
-            if word.get(i * n + j) {
-                r[i] = !r[i];
-                c[j] = !c[j];
-            }
-        }
-    }
+    let r: Vec<bool> = (0..m)
+        .map(|i| (0..n).filter(|&j| word.get(i * n + j)).count() % 2 == 1)
+        .collect();
+    let c: Vec<bool> = (0..n)
+        .map(|j| (0..m).filter(|&i| word.get(i * n + j)).count() % 2 == 1)
+        .collect();
     let tilde =
         |v: &[bool]| BitVec::from_bools(&v[1..].iter().map(|&x| x ^ v[0]).collect::<Vec<_>>());
     match (m % 2, n % 2) {
