@@ -17,6 +17,7 @@
 
 mod bsc;
 mod covering;
+mod krawtchouk;
 mod weights;
 mod wide;
 

@@ -61,8 +61,8 @@ where
     while reached < size {
         radius += 1;
         let mut grew = false;
-        'layer: for wi in 0..words {
-            let mut word = frontier[wi];
+        'layer: for (wi, &bits_here) in frontier.iter().enumerate() {
+            let mut word = bits_here;
             while word != 0 {
                 let x = (wi * 64 + word.trailing_zeros() as usize) as u64;
                 word &= word - 1;
