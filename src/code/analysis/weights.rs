@@ -294,8 +294,9 @@ pub fn weight_distribution(code: &dyn BlockCode) -> Result<Vec<BigUint>> {
             "length {n} exceeds {MAX_WEIGHT_DISTRIBUTION_N} (the counts alone would need about n^2/2 bits)"
         )));
     }
-    if code.k() == 1 {
-        // Repetition codes, thin alien boards and 1x1: {0, 1^n}.
+    if matches!(spec, Spec::Repetition(_) | Spec::Alien { .. }) && code.k() == 1 {
+        // Repetition codes, thin alien boards and 1x1: {0, 1^n}. (Not hamming:4, whose one
+        // non-zero codeword is 1110.)
         let mut a = vec![BigUint::zero(); n + 1];
         a[0] += 1u32;
         a[n] += 1u32;
