@@ -1,42 +1,14 @@
 //! Covering radii: the largest distance from any word to the code.
 //!
-//! For alien codes closed forms (the paper's Section 4.3, corrected for elongated odd-by-odd
-//! boards); for Hamming-type codes a
+//! For alien codes the closed forms of [`crate::game::alien::covering_radius`] (the paper's
+//! Section 4.3, corrected for elongated odd-by-odd boards); for Hamming-type codes a
 //! breadth-first search over the syndrome space, where the covering radius is the largest
 //! number of parity-check columns any syndrome needs.
 
 use crate::code::spec::ceil_log2;
 use crate::code::{BlockCode, Spec};
 use crate::error::{Error, Result};
-use crate::game::alien::Shape;
-
-/// The covering radius of `alien:MxN`.
-///
-/// * even-by-even: 0 (every word is a codeword);
-/// * even-by-odd: `m / 2` (a coset is fixed by the row parities `r` up to complement and its
-///   lightest word has `min(|r|, m - |r|)` ones); odd-by-even: `n / 2`;
-/// * odd-by-odd (including the thin `1 x n` and `m x 1` repetition codes):
-///   `max(min(m, n) - [m == n], floor(max(m, n) / 2))`.
-///
-/// The odd-by-odd value corrects the paper's Section 4.3, which gives `min(m, n) - [m == n]`:
-/// that is right unless the board is elongated (`max(m, n) >= 2 min(m, n) + 3`). The paper's
-/// coset minimum is right: the coset of words with parity pair `(r, c)` (or its complement)
-/// has lightest weight `f(b, a) = min(max(b, a), max(m - b, n - a))` with `b = |r|`,
-/// `a = |c|`, `a = b (mod 2)`. Its maximisation only tried the corners `(0, n - 1)` and
-/// `(m - 1, 0)`; for `m <= n` the point `b = 0`, `a` the even one of `(n +- 1) / 2`, gives
-/// `f >= (n - 1) / 2`, which beats `m` once `n >= 2m + 3` (`alien:3x9` has radius 4, not 3).
-/// Conversely `f > max(m, (n - 1) / 2)` for `m < n` would need `a > (n - 1) / 2` and
-/// `n - a > (n - 1) / 2` at once, and `f >= n` for `m = n` only `(b, a)` in `{(0, n), (n, 0)}`,
-/// whose parities differ. The tests check this against a breadth-first search over all
-/// syndromes.
-pub fn alien_covering_radius(m: usize, n: usize) -> usize {
-    match Shape::of(m, n) {
-        Shape::EvenEven => 0,
-        Shape::EvenOdd => m / 2,
-        Shape::OddEven => n / 2,
-        Shape::OddOdd => (m.min(n) - usize::from(m == n)).max(m.max(n) / 2),
-    }
-}
+use crate::game::alien;
 
 /// The largest syndrome space [`syndrome_bfs`] searches: `2^26` syndromes (three bit sets of
 /// 8 MiB each).
@@ -112,7 +84,7 @@ where
 /// The covering radius of a code: the largest Hamming distance from any word to the nearest
 /// codeword.
 ///
-/// Alien codes use closed forms ([`alien_covering_radius`]); `hamming:N` and `secded:N` a
+/// Alien codes use the closed forms of [`alien::covering_radius`]; `hamming:N` and `secded:N` a
 /// breadth-first search
 /// over their `2^(n - k)` syndromes; repetition codes have radius `floor(n / 2)` and
 /// single-parity-check codes radius 1 (both also checked against the search in the tests).
@@ -122,7 +94,7 @@ where
 /// reaches it: `hamming:16777216` has 25).
 pub fn covering_radius(code: &dyn BlockCode) -> Result<usize> {
     Ok(match code.spec() {
-        Spec::Alien { rows, cols } => alien_covering_radius(rows, cols),
+        Spec::Alien { rows, cols } => alien::covering_radius(rows, cols),
         Spec::Repetition(n) => n / 2,
         Spec::Parity(_) => 1,
         Spec::Hamming(n) => {
@@ -184,15 +156,17 @@ mod tests {
     #[test]
     fn elongated_odd_boards_exceed_the_papers_formula() {
         // The word with row parities 0 and column parities 1 in columns 1..=4 of a 3x9 board:
-        // its coset's lightest words have weight 4 = min(max(0, 4), max(3, 5)).
-        assert_eq!(alien_covering_radius(3, 9), 4);
-        assert_eq!(alien_covering_radius(9, 3), 4);
-        assert_eq!(alien_covering_radius(5, 13), 6);
+        // its coset's lightest words have weight 4 = min(max(0, 4), max(3, 5)). The paper's
+        // min(m, n) - [m == n] says 3.
+        let radius = |s: &str| covering_radius(crate::code::from_spec_str(s).unwrap().as_ref());
+        assert_eq!(radius("alien:3x9").unwrap(), 4);
+        assert_eq!(radius("alien:9x3").unwrap(), 4);
+        assert_eq!(radius("alien:5x13").unwrap(), 6);
         // square and near-square boards agree with the paper
-        assert_eq!(alien_covering_radius(9, 9), 8);
-        assert_eq!(alien_covering_radius(3, 7), 3);
-        assert_eq!(alien_covering_radius(1, 9), 4);
-        assert_eq!(alien_covering_radius(1, 1), 0);
+        assert_eq!(radius("alien:9x9").unwrap(), 8);
+        assert_eq!(radius("alien:3x7").unwrap(), 3);
+        assert_eq!(radius("alien:1x9").unwrap(), 4);
+        assert_eq!(radius("alien:1x1").unwrap(), 0);
     }
 
     #[test]
