@@ -3,6 +3,8 @@
 pub mod alien;
 mod board;
 pub mod pattern;
+pub mod solver;
 
 pub use board::Board;
 pub use pattern::{Game, Pattern, Stencil};
+pub use solver::{PressLayout, Solver, random_solvable};
