@@ -3,8 +3,10 @@
 pub mod alien;
 mod board;
 pub mod pattern;
+pub mod qstate;
 pub mod solver;
 
 pub use board::Board;
 pub use pattern::{Game, Pattern, Stencil};
+pub use qstate::{QBoard, QSolver};
 pub use solver::{PressLayout, Solver, random_solvable};
