@@ -565,8 +565,8 @@ impl QSolver {
     pub fn solvable_count(&self) -> BigUint {
         let mut n = BigUint::one();
         for (d, c) in self.invariant_factors() {
-            if d != 0 {
-                n *= BigUint::from(self.q / d).pow(c);
+            if let Some(index) = self.q.checked_div(d) {
+                n *= BigUint::from(index).pow(c);
             }
         }
         n
