@@ -546,16 +546,18 @@ impl QSolver {
         out
     }
 
-    /// The number of nonzero invariant factors; for prime `Q` the rank over the field `GF(Q)`.
+    /// The rank over `Z/QZ` in McCoy's sense: the number of invariant factors equal to 1 (the
+    /// largest `k` whose `k x k` minors generate the whole ring). For prime `Q` it is the rank
+    /// over the field `GF(Q)`.
     pub fn rank(&self) -> usize {
         self.invariant_factors()
             .iter()
-            .filter(|&&(d, _)| d != 0)
-            .map(|&(_, c)| c)
-            .sum()
+            .find(|&&(d, _)| d == 1)
+            .map_or(0, |&(_, c)| c)
     }
 
-    /// `moves - rank`; for prime `Q` the dimension of the quiet patterns over `GF(Q)`.
+    /// `moves - rank`: the number of moves that are not pinned down modulo every prime factor
+    /// of `Q`; for prime `Q` the dimension of the quiet patterns over `GF(Q)`.
     pub fn nullity(&self) -> usize {
         self.game.num_moves() - self.rank()
     }
@@ -803,6 +805,10 @@ mod tests {
                 reach.insert(b);
             }
             assert_eq!(s.solvable_count(), BigUint::from(reach.len()), "{game}");
+            if factorize(q as u64).len() == 1 && factorize(q as u64)[0].1 == 1 {
+                // Over a field the image has q^rank elements.
+                assert_eq!(reach.len(), (q as usize).pow(s.rank() as u32), "{game}");
+            }
             assert_eq!(s.solutions_per_board(), BigUint::from(quiet), "{game}");
             let orders: u64 = s.quiet_patterns().iter().map(|k| k.order).product();
             assert_eq!(orders, quiet, "{game}");
@@ -869,7 +875,7 @@ mod tests {
         let f = s.invariant_factors();
         // The determinant over Z is 5 * 2^4, so mod 4 the four non-units are all 2.
         assert_eq!(f, vec![(1, 5), (2, 4)]);
-        assert_eq!((s.rank(), s.nullity()), (9, 0));
+        assert_eq!((s.rank(), s.nullity()), (5, 4));
         let quiet: u64 = s.quiet_patterns().iter().map(|k| k.order).product();
         assert_eq!(BigUint::from(quiet), s.solutions_per_board());
     }
