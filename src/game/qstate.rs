@@ -229,7 +229,7 @@ pub fn values_string(values: &[u32], states: u32) -> String {
     }
 }
 
-/// Modular arithmetic helpers on `u64` values below a modulus `< 2^32`.
+/// `a * b mod m` for values below a modulus `< 2^32` (so the product fits in 64 bits).
 #[inline]
 fn mulmod(a: u64, b: u64, m: u64) -> u64 {
     a * b % m
@@ -365,12 +365,12 @@ impl Local {
                 let (top, bottom) = a.split_at_mut(i * cc);
                 let src = &top[k * cc + k..k * cc + cc];
                 for (d, s) in bottom[k..cc].iter_mut().zip(src) {
-                    *d = (*d + mulmod(f, *s, pr)) % pr;
+                    *d = (*d + f * *s) % pr;
                 }
                 let (top, bottom) = u.split_at_mut(i * rr);
                 let src = &top[k * rr..k * rr + rr];
                 for (d, s) in bottom[..rr].iter_mut().zip(src) {
-                    *d = (*d + mulmod(f, *s, pr)) % pr;
+                    *d = (*d + f * *s) % pr;
                 }
             }
             // Clear row k right of the pivot with column operations; only row k has entries in
@@ -384,7 +384,7 @@ impl Local {
                 a[k * cc + j] = 0;
                 for i in 0..cc {
                     let s = v[i * cc + k];
-                    v[i * cc + j] = (v[i * cc + j] + mulmod(f, s, pr)) % pr;
+                    v[i * cc + j] = (v[i * cc + j] + f * s) % pr;
                 }
             }
             local.exps.push(e);
@@ -402,9 +402,10 @@ impl Local {
         let uc: Vec<u64> = (0..cells)
             .map(|i| {
                 let row = &self.u[i * cells..(i + 1) * cells];
-                row.iter()
+                (row.iter()
                     .zip(c)
-                    .fold(0u64, |acc, (&a, &b)| (acc + mulmod(a, b, pr)) % pr)
+                    .fold(0u128, |acc, (&a, &b)| acc + (a * b) as u128)
+                    % pr as u128) as u64
             })
             .collect();
         let s = self.exps.len();
@@ -428,9 +429,10 @@ impl Local {
         let x = (0..moves)
             .map(|i| {
                 let row = &self.v[i * moves..(i + 1) * moves];
-                row.iter()
+                (row.iter()
                     .zip(&y)
-                    .fold(0u64, |acc, (&a, &b)| (acc + mulmod(a, b, pr)) % pr)
+                    .fold(0u128, |acc, (&a, &b)| acc + (a * b) as u128)
+                    % pr as u128) as u64
             })
             .collect();
         Ok(x)
