@@ -177,6 +177,24 @@ fn gale_berlekamp_rank() {
             let s = Solver::new(&Game::new(Pattern::GaleBerlekamp, m, n)).unwrap();
             assert_eq!((s.rank(), s.nullity()), (m + n - 1, 1), "{m}x{n}");
             assert_eq!(s.quiet_patterns()[0], BitVec::ones(m + n));
+            // Solvable exactly when b_ij = b_i0 + b_0j + b_00.
+            let mut g = Gen::new(8);
+            for _ in 0..30 {
+                let mut b = Board::from_bits(m, n, random_bits(&mut g, m * n)).unwrap();
+                if bool::arbitrary(&mut g) {
+                    // Make it solvable half of the time, so both answers are exercised.
+                    for i in 1..m {
+                        for j in 1..n {
+                            let v = b.get(i, 0) ^ b.get(0, j) ^ b.get(0, 0);
+                            b.set(i, j, v);
+                        }
+                    }
+                }
+                let rule = (0..m).all(|i| {
+                    (0..n).all(|j| b.get(i, j) == b.get(i, 0) ^ b.get(0, j) ^ b.get(0, 0))
+                });
+                assert_eq!(s.is_solvable(&b), rule, "{m}x{n}\n{b}");
+            }
         }
     }
 }
