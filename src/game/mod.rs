@@ -2,5 +2,7 @@
 
 pub mod alien;
 mod board;
+pub mod pattern;
 
 pub use board::Board;
+pub use pattern::{Game, Pattern, Stencil};
