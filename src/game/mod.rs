@@ -2,8 +2,10 @@
 
 pub mod alien;
 mod board;
+pub mod chase;
 pub mod pattern;
 pub mod qstate;
+pub mod shortest;
 pub mod solver;
 
 pub use board::Board;
