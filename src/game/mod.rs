@@ -11,4 +11,4 @@ pub mod solver;
 pub use board::Board;
 pub use pattern::{Game, Pattern, Stencil};
 pub use qstate::{QBoard, QSolver};
-pub use solver::{PressLayout, Solver, random_solvable};
+pub use solver::{PressLayout, Solver, random_solvable, solve_closed_form};

@@ -256,6 +256,81 @@ pub fn random_solvable<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Board {
     game.effect(&x)
 }
 
+/// Solves a two-state board in O(mn) when the game has a closed form: Alien Tiles (the paper's
+/// Sections 3.2 to 3.4, through [`super::alien::solve`]) and Gale–Berlekamp. Returns `None` for
+/// other games (and q-state games), otherwise the presses or a certificate as
+/// [`Solver::solve`] does, on boards of any size.
+///
+/// Certificates: for Alien Tiles, two rows `0` and `i` of different parity when `n` is odd, or
+/// two columns of different parity when `m` is odd (a press meets them `n + 1`, `m + 1` or 2
+/// times); for Gale–Berlekamp the four corners `(0, 0), (0, j), (i, 0), (i, j)` of a cell
+/// breaking `b_ij = b_i0 + b_0j + b_00` (every row and column meets them twice or never).
+///
+/// # Panics
+/// If the board does not have the game's size.
+pub fn solve_closed_form(game: &Game, board: &Board) -> Option<Result<BitVec, BitVec>> {
+    if game.states != 2 {
+        return None;
+    }
+    game.check_board(board).unwrap_or_else(|e| panic!("{e}"));
+    let (m, n) = (game.rows, game.cols);
+    match game.pattern {
+        Pattern::Alien => Some(match super::alien::solve(board) {
+            Some(k) => Ok(k.into_bits()),
+            None => Err(alien_certificate(board)),
+        }),
+        Pattern::GaleBerlekamp => {
+            let b = |i: usize, j: usize| board.get(i, j);
+            for i in 1..m {
+                for j in 1..n {
+                    if b(i, j) != b(i, 0) ^ b(0, j) ^ b(0, 0) {
+                        let mut y = BitVec::zeros(m * n);
+                        for c in [0, j, i * n, i * n + j] {
+                            y.set(c, true);
+                        }
+                        return Some(Err(y));
+                    }
+                }
+            }
+            // Row 0 unflipped: columns copy row 0, rows follow column 0.
+            let mut x = BitVec::zeros(m + n);
+            for i in 1..m {
+                x.set(i, b(i, 0) ^ b(0, 0));
+            }
+            for j in 0..n {
+                x.set(m + j, b(0, j));
+            }
+            Some(Ok(x))
+        }
+        _ => None,
+    }
+}
+
+/// A certificate for an unsolvable Alien Tiles board (see [`solve_closed_form`]).
+fn alien_certificate(board: &Board) -> BitVec {
+    let (m, n) = (board.rows(), board.cols());
+    let (r, c) = super::alien::parity_pair(board);
+    let mut y = BitVec::zeros(m * n);
+    if n % 2 == 1 {
+        if let Some(i) = (1..m).find(|&i| r.get(i) != r.get(0)) {
+            for j in 0..n {
+                y.set(j, true);
+                y.set(i * n + j, true);
+            }
+            return y;
+        }
+    }
+    let j = (1..n)
+        .filter(|_| m % 2 == 1)
+        .find(|&j| c.get(j) != c.get(0))
+        .expect("an unsolvable Alien Tiles board has rows or columns of unequal parity");
+    for i in 0..m {
+        y.set(i * n, true);
+        y.set(i * n + j, true);
+    }
+    y
+}
+
 /// Presses laid out for display: the board grid for pressed-cell games; for Gale–Berlekamp the
 /// flipped rows and columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -446,6 +521,41 @@ mod tests {
             .map(|&h| (h as f64 - 1000.0).powi(2) / 1000.0)
             .sum();
         assert!(chi < 70.0, "chi-square {chi}");
+    }
+
+    #[test]
+    fn closed_forms_agree_with_elimination() {
+        for m in 1..=4 {
+            for n in 1..=4 {
+                for pattern in [Pattern::Alien, Pattern::GaleBerlekamp] {
+                    let game = Game::new(pattern, m, n);
+                    let s = Solver::new(&game).unwrap();
+                    for b in all_vectors(m * n) {
+                        let board = Board::from_bits(m, n, b.clone()).unwrap();
+                        let closed = solve_closed_form(&game, &board).unwrap();
+                        let gauss = s.solve(&board);
+                        assert_eq!(closed.is_ok(), gauss.is_ok(), "{game}\n{board}");
+                        if game.pattern == Pattern::GaleBerlekamp && closed.is_ok() {
+                            // Row 0 unflipped is the canonical solution.
+                            assert_eq!(closed, gauss);
+                        }
+                        match closed {
+                            Ok(x) => assert_eq!(game.effect(&x), board),
+                            Err(y) => {
+                                assert!(y.dot(&b), "{game}\n{board}");
+                                for mv in 0..game.num_moves() {
+                                    let overlap =
+                                        game.move_cells(mv).iter().filter(|&&c| y.get(c)).count();
+                                    assert_eq!(overlap % 2, 0, "{game}\n{board}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let lo = Game::new(Pattern::LightsOut, 2, 2);
+        assert!(solve_closed_form(&lo, &Board::zeros(2, 2)).is_none());
     }
 
     #[test]
