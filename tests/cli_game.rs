@@ -383,6 +383,22 @@ mod analyze {
     }
 
     #[test]
+    fn large_stencil_games_by_chasing() {
+        let v = json(&["analyze", "lights-out:100x100", "--json"], "");
+        let (rank, nullity) = (v["rank"].as_u64().unwrap(), v["nullity"].as_u64().unwrap());
+        assert_eq!(rank + nullity, 10_000);
+        assert_eq!(
+            v["quiet_patterns"].as_array().unwrap().len() as u64,
+            nullity
+        );
+        tilecode()
+            .args(["analyze", "lights-out:1000x1000"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("of 2^1000000"));
+    }
+
+    #[test]
     fn q_state() {
         let v = json(&["analyze", "alien:3x3", "--states", "4", "--json"], "");
         assert_eq!(v["rank"], 5);

@@ -4,8 +4,9 @@ use anyhow::Context;
 use num_bigint::BigUint;
 use num_traits::One;
 use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::str::FromStr;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
@@ -75,7 +76,7 @@ impl Method {
 }
 
 /// `auto` eliminates on games with at most this many moves and chases beyond.
-const AUTO_GAUSS_MOVES: usize = 4096;
+pub const AUTO_GAUSS_MOVES: usize = 4096;
 
 /// Arguments of `tilecode solve`.
 #[derive(clap::Args, Debug)]
@@ -172,7 +173,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         solve_q_state(&game, &text, args.method, args.shortest)?
     };
-    print(&game, &out, args.json);
+    let mut text = String::new();
+    print(&mut text, &game, &out, args.json).expect("formatting into a string");
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -457,22 +460,22 @@ fn list(v: &[usize]) -> String {
     }
 }
 
-fn print(game: &Game, out: &Outcome, json: bool) {
+fn print(out: &mut String, game: &Game, o: &Outcome, json: bool) -> std::fmt::Result {
     if json {
         let mut m = Map::new();
         m.insert("game".into(), Value::String(game.spec()));
         m.insert("torus".into(), Value::Bool(game.torus));
         m.insert("states".into(), json!(game.states));
-        m.insert("solvable".into(), Value::Bool(out.presses.is_some()));
-        m.insert("method".into(), Value::String(out.method.into()));
-        let (presses, count) = match &out.presses {
+        m.insert("solvable".into(), Value::Bool(o.presses.is_some()));
+        m.insert("method".into(), Value::String(o.method.into()));
+        let (presses, count) = match &o.presses {
             Some((v, _, c)) => (v.clone(), json!(c)),
             None => (Value::Null, Value::Null),
         };
         m.insert("presses".into(), presses);
         m.insert("press_count".into(), count);
-        m.insert("optimal".into(), Value::Bool(out.optimal));
-        let (search, bound) = match out.search {
+        m.insert("optimal".into(), Value::Bool(o.optimal));
+        let (search, bound) = match o.search {
             Some((name, bound)) => (Value::String(name.into()), json!(bound)),
             None => (Value::Null, Value::Null),
         };
@@ -480,21 +483,20 @@ fn print(game: &Game, out: &Outcome, json: bool) {
         m.insert("lower_bound".into(), bound);
         m.insert(
             "solutions".into(),
-            out.solutions.as_ref().map_or(Value::Null, json_int),
+            o.solutions.as_ref().map_or(Value::Null, json_int),
         );
         m.insert(
             "certificate".into(),
-            out.certificate
+            o.certificate
                 .as_ref()
                 .map_or(Value::Null, |(s, _)| Value::String(s.clone())),
         );
-        println!("{}", Value::Object(m));
-        return;
+        return writeln!(out, "{}", Value::Object(m));
     }
-    match (&out.presses, &out.certificate) {
+    match (&o.presses, &o.certificate) {
         (Some((_, drawing, count)), _) => {
-            let sols = out.solutions.as_deref().unwrap_or("?");
-            let note = match (out.optimal, out.search) {
+            let sols = o.solutions.as_deref().unwrap_or("?");
+            let note = match (o.optimal, o.search) {
                 (true, Some((search, _))) => {
                     format!("proven minimal by {search}, one of {sols} solutions")
                 }
@@ -505,33 +507,38 @@ fn print(game: &Game, out: &Outcome, json: bool) {
                 ),
                 (false, None) => format!("one of {sols} solutions, not proven minimal"),
             };
-            println!(
+            writeln!(
+                out,
                 "{game}: solvable with {count} presses ({note}; method {})",
-                out.method
-            );
-            print!("{drawing}");
+                o.method
+            )?;
+            write!(out, "{drawing}")?;
         }
         (None, Some((_, drawing))) => {
-            println!("{game}: not solvable");
+            writeln!(out, "{game}: not solvable")?;
             if game.states == 2 {
-                println!(
+                writeln!(
+                    out,
                     "certificate: the marked cells meet every move an even number of times and \
                      the board an odd number of times:"
-                );
+                )?;
             } else {
-                println!(
+                writeln!(
+                    out,
                     "certificate: these cell weights sum to 0 mod {q} over every move's cells and \
                      to a nonzero value over the board:",
                     q = game.states
-                );
+                )?;
             }
-            print!("{drawing}");
+            write!(out, "{drawing}")?;
         }
         (None, None) => {
-            println!("{game}: not solvable");
-            println!(
+            writeln!(out, "{game}: not solvable")?;
+            writeln!(
+                out,
                 "(light chasing proved it; the board is too large for an elimination certificate)"
-            );
+            )?;
         }
     }
+    Ok(())
 }
