@@ -129,6 +129,37 @@ mod solve {
     }
 
     #[test]
+    fn many_states_use_numbers() {
+        let v = json(
+            &[
+                "solve",
+                "gale-berlekamp:2x3",
+                "-",
+                "--states",
+                "12",
+                "--json",
+            ],
+            "1 2 3\n4 5 6\n",
+        );
+        assert_eq!(v["solvable"], true);
+        let rows: Vec<u64> = serde_json::from_value(v["presses"]["row_counts"].clone()).unwrap();
+        let cols: Vec<u64> = serde_json::from_value(v["presses"]["col_counts"].clone()).unwrap();
+        for (i, r) in rows.iter().enumerate() {
+            for (j, c) in cols.iter().enumerate() {
+                let cell = (3 * i + j + 1) as u64;
+                assert_eq!((cell + r + c) % 12, 0);
+            }
+        }
+        let v = json(
+            &["analyze", "lights-out:2x2", "--states", "12", "--json"],
+            "",
+        );
+        assert_eq!(v["quiet_patterns"], serde_json::json!(["4,4,4,4"]));
+        assert_eq!(v["quiet_pattern_orders"], serde_json::json!([3]));
+        assert_eq!(v["solvable_fraction"], "1/3");
+    }
+
+    #[test]
     fn q_state_certificate() {
         let v = json(
             &["solve", "alien:3x3", "-", "--states", "4", "--json"],
