@@ -9,8 +9,9 @@
 //! pattern wider than a small torus lands on the same cell twice, that cell still changes once,
 //! as a player would see it (each cell of the neighbourhood toggles).
 
+use super::Board;
 use crate::error::{Error, Result};
-use crate::gf2::BitMatrix;
+use crate::gf2::{BitMatrix, BitVec};
 use std::fmt;
 use std::str::FromStr;
 
@@ -258,6 +259,25 @@ impl Game {
         }
     }
 
+    /// The distinct offsets `(dr, dc)` a press covers, for the stencil patterns (lights-out,
+    /// squares, stencils); `None` for alien and Gale–Berlekamp. On a torus the offsets are
+    /// reduced to `0..rows` x `0..cols` and deduplicated, so that a press covers each cell of
+    /// its footprint once.
+    pub fn stencil_offsets(&self) -> Option<Vec<(isize, isize)>> {
+        let offsets = self.pattern.stencil()?.offsets();
+        if !self.torus {
+            return Some(offsets);
+        }
+        let (m, n) = (self.rows as isize, self.cols as isize);
+        let mut wrapped: Vec<(isize, isize)> = offsets
+            .into_iter()
+            .map(|(dr, dc)| (dr.rem_euclid(m), dc.rem_euclid(n)))
+            .collect();
+        wrapped.sort_unstable();
+        wrapped.dedup();
+        Some(wrapped)
+    }
+
     /// The row-major cells changed by move `mv`, in increasing order without repeats.
     ///
     /// # Panics
@@ -284,29 +304,100 @@ impl Game {
                 v.extend((0..m).filter(|&r| r != i).map(|r| r * n + j));
                 v
             }
-            p => {
-                let stencil = p.stencil().expect("stencil pattern");
-                let (i, j) = ((mv / n) as isize, (mv % n) as isize);
-                let (mi, ni) = (m as isize, n as isize);
-                stencil
-                    .offsets()
+            _ => {
+                let offsets = self.stencil_offsets().expect("stencil pattern");
+                let (i, j) = (mv / n, mv % n);
+                offsets
                     .into_iter()
-                    .filter_map(|(dr, dc)| {
-                        let (r, c) = (i + dr, j + dc);
-                        if self.torus {
-                            Some((r.rem_euclid(mi) * ni + c.rem_euclid(ni)) as usize)
-                        } else if (0..mi).contains(&r) && (0..ni).contains(&c) {
-                            Some((r * ni + c) as usize)
-                        } else {
-                            None
-                        }
-                    })
+                    .filter_map(|off| self.offset_cell(i, j, off))
                     .collect()
             }
         };
         cells.sort_unstable();
-        cells.dedup();
         cells
+    }
+
+    /// The cell reached from `(i, j)` by a stencil offset, wrapping on a torus.
+    #[inline]
+    fn offset_cell(&self, i: usize, j: usize, (dr, dc): (isize, isize)) -> Option<usize> {
+        let (r, c) = (i as isize + dr, j as isize + dc);
+        let (m, n) = (self.rows as isize, self.cols as isize);
+        if self.torus {
+            Some((r.rem_euclid(m) * n + c.rem_euclid(n)) as usize)
+        } else if (0..m).contains(&r) && (0..n).contains(&c) {
+            Some((r * n + c) as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Checks that a board has this game's size.
+    ///
+    /// # Errors
+    /// [`Error::Board`] naming both sizes.
+    pub fn check_board(&self, board: &Board) -> Result<()> {
+        if (board.rows(), board.cols()) != (self.rows, self.cols) {
+            return Err(Error::Board {
+                reason: format!(
+                    "expected a {}x{} board for {}, found {}x{}",
+                    self.rows,
+                    self.cols,
+                    self.spec(),
+                    board.rows(),
+                    board.cols()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// `psi(presses)`: the board produced from the all-off board by the moves set in
+    /// `presses` (length [`Game::num_moves`]), in O(cells x footprint) (O(mn) for alien and
+    /// Gale–Berlekamp). A board `b` is solved by `presses` exactly when this equals `b`.
+    ///
+    /// # Panics
+    /// If `presses` does not have `num_moves` bits.
+    pub fn effect(&self, presses: &BitVec) -> Board {
+        assert_eq!(
+            presses.len(),
+            self.num_moves(),
+            "{} has {} moves, found {} presses",
+            self.spec(),
+            self.num_moves(),
+            presses.len()
+        );
+        let (m, n) = (self.rows, self.cols);
+        match &self.pattern {
+            Pattern::Alien => {
+                let k = Board::from_bits(m, n, presses.clone()).expect("sizes match");
+                super::alien::psi(&k)
+            }
+            Pattern::GaleBerlekamp => {
+                let mut b = Board::zeros(m, n);
+                for i in 0..m {
+                    for j in 0..n {
+                        if presses.get(i) ^ presses.get(m + j) {
+                            b.flip(i, j);
+                        }
+                    }
+                }
+                b
+            }
+            _ => {
+                let offsets = self.stencil_offsets().expect("stencil pattern");
+                let mut b = Board::zeros(m, n);
+                let bits = b.bits_mut();
+                for mv in presses.ones_iter() {
+                    let (i, j) = (mv / n, mv % n);
+                    for &off in &offsets {
+                        if let Some(c) = self.offset_cell(i, j, off) {
+                            bits.flip(c);
+                        }
+                    }
+                }
+                b
+            }
+        }
     }
 
     /// The move matrix over GF(2): `num_cells x num_moves`, column `mv` the footprint of move
@@ -458,6 +549,44 @@ mod tests {
         // A plus on a 2x2 torus covers each neighbour once, not twice.
         let small = Game::new(Pattern::LightsOut, 2, 2).with_torus(true);
         assert_eq!(small.move_cells(0), vec![0, 1, 2]);
+        // A 3x3 block on a 1x2 torus covers both cells once.
+        let thin = Game::new(Pattern::Squares, 1, 2).with_torus(true);
+        assert_eq!(thin.move_cells(1), vec![0, 1]);
+    }
+
+    #[test]
+    fn effect_matches_move_matrix() {
+        let games = [
+            "lights-out:4x5",
+            "alien:3x4",
+            "squares:5x3",
+            "gale-berlekamp:3x4",
+            "stencil:00100/01010/10001:6x4",
+        ];
+        for spec in games {
+            for torus in [false, true] {
+                let g = spec.parse::<Game>().unwrap().with_torus(torus);
+                let a = g.move_matrix();
+                for seed in 0..20u64 {
+                    let mut x = BitVec::zeros(g.num_moves());
+                    for mv in 0..g.num_moves() {
+                        x.set(mv, (seed.wrapping_mul(0x9e37_79b9) >> (mv % 29)) & 1 == 1);
+                    }
+                    assert_eq!(g.effect(&x).into_bits(), a.mul_vec(&x), "{g}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn board_size_is_checked() {
+        let g: Game = "lights-out:2x3".parse().unwrap();
+        assert!(g.check_board(&Board::zeros(2, 3)).is_ok());
+        let e = g.check_board(&Board::zeros(3, 2)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad board: expected a 2x3 board for lights-out:2x3, found 3x2"
+        );
     }
 
     #[test]
