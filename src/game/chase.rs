@@ -147,13 +147,12 @@ fn deposit(dst: &mut [u64], start: usize, len: usize, src: &[u64]) {
 /// `dst ^= src << s` over whole words (bit `j` of `src` to bit `j + s`); caller masks the tail.
 fn shl_xor(dst: &mut [u64], src: &[u64], s: usize) {
     let (ws, bs) = (s / 64, s % 64);
-    for w in ws..dst.len() {
-        let i = w - ws;
+    for (i, d) in dst.iter_mut().skip(ws).enumerate() {
         let mut v = src[i] << bs;
         if bs > 0 && i >= 1 {
             v |= src[i - 1] >> (64 - bs);
         }
-        dst[w] ^= v;
+        *d ^= v;
     }
 }
 
@@ -348,8 +347,8 @@ impl Layout {
         let others: Vec<_> = offsets.iter().copied().filter(|&o| o != (a, b)).collect();
         let mut row_first_var = vec![0; m + 1];
         let mut unknowns = 0;
-        for p in 0..m {
-            row_first_var[p] = unknowns;
+        for (p, first) in row_first_var.iter_mut().take(m).enumerate() {
+            *first = unknowns;
             unknowns += if torus {
                 if p + 1 < height { n } else { 0 }
             } else {

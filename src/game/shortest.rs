@@ -321,63 +321,126 @@ fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (usize, u64) 
             })
             .sum()
     };
-    let mut cur = weigh(&y);
-    let mut best = cur;
-    let mut best_code = 0u64;
+    let cur = weigh(&y);
     let total: u64 = 1u64 << d;
     if cur == 0 || g == 0 {
-        return ((base + best) as usize, best_code);
+        return (base as usize, 0);
+    }
+    // Toggling mask m in word y[w] changes popcount(y & P) by pc(m & P) - 2 pc(y_old & m & P):
+    // one popcount per touched word and plane.
+    let mut walk = GrayWalk {
+        rows: Vec::with_capacity(d),
+        masked: Vec::with_capacity(d),
+        row_const: Vec::with_capacity(d),
+        planes: planes_n,
+        y,
+        cur: cur as i64,
+        best: cur as i64,
+        best_code: 0,
+    };
+    for row in rows {
+        let mut masked = Vec::with_capacity(row.len() * planes_n);
+        let mut c: i64 = 0;
+        for &(w, m) in &row {
+            for (pi, p) in planes.iter().enumerate() {
+                masked.push(m & p[w]);
+                c += ((m & p[w]).count_ones() as i64) << pi;
+            }
+        }
+        walk.rows
+            .push(row.iter().map(|&(w, m)| (w as u32, m)).collect());
+        walk.masked.push(masked);
+        walk.row_const.push(c);
     }
     const REPORT: u64 = 1 << 22;
     if let Some(p) = progress {
         p(0, total);
     }
-    let single = planes_n == 1;
-    let plane0 = &planes[0];
     let mut step: u64 = 1;
     while step < total {
-        let chunk_end = (step | (REPORT - 1)).saturating_add(1).min(total);
-        while step < chunk_end {
-            let i = step.trailing_zeros() as usize;
-            let row = &rows[i];
-            if single {
-                let mut delta: i64 = 0;
-                for &(w, m) in row {
-                    let old = y[w];
-                    let new = old ^ m;
-                    y[w] = new;
-                    let pm = plane0[w];
-                    delta += (new & pm).count_ones() as i64 - (old & pm).count_ones() as i64;
-                }
-                cur = (cur as i64 + delta) as u64;
-            } else {
-                let mut delta: i64 = 0;
-                for &(w, m) in row {
-                    let old = y[w];
-                    let new = old ^ m;
-                    y[w] = new;
-                    for (pi, p) in planes.iter().enumerate() {
-                        let pm = p[w];
-                        delta +=
-                            ((new & pm).count_ones() as i64 - (old & pm).count_ones() as i64) << pi;
-                    }
-                }
-                cur = (cur as i64 + delta) as u64;
-            }
-            if cur < best {
-                best = cur;
-                best_code = step ^ (step >> 1);
-                if best == 0 {
-                    return ((base + best) as usize, best_code);
-                }
-            }
-            step += 1;
+        let end = (step | (REPORT - 1)).saturating_add(1).min(total);
+        if walk.run(step, end) {
+            break;
         }
+        step = end;
         if let Some(p) = progress {
             p(step, total);
         }
     }
-    ((base + best) as usize, best_code)
+    ((base as i64 + walk.best) as usize, walk.best_code)
+}
+
+/// The state of a Gray-code walk over grouped positions (see [`gray_walk`]).
+struct GrayWalk {
+    /// Per basis vector: the words of `y` it toggles and their masks.
+    rows: Vec<Vec<(u32, u64)>>,
+    /// Per basis vector: for each entry and plane, `mask & plane`.
+    masked: Vec<Vec<u64>>,
+    /// Per basis vector: `sum_k 2^k pc(mask & plane_k)` over its entries.
+    row_const: Vec<i64>,
+    planes: usize,
+    y: Vec<u64>,
+    cur: i64,
+    best: i64,
+    best_code: u64,
+}
+
+impl GrayWalk {
+    /// Steps `from..to`; true when a zero extra weight was reached (nothing can beat it).
+    fn run(&mut self, from: u64, to: u64) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU supports popcnt, checked just above.
+                return unsafe { self.run_popcnt(from, to) };
+            }
+        }
+        self.steps(from, to)
+    }
+
+    /// [`GrayWalk::steps`] compiled with the popcnt instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn run_popcnt(&mut self, from: u64, to: u64) -> bool {
+        self.steps(from, to)
+    }
+
+    #[inline(always)]
+    fn steps(&mut self, from: u64, to: u64) -> bool {
+        let y = &mut self.y;
+        let mut cur = self.cur;
+        for step in from..to {
+            let i = step.trailing_zeros() as usize;
+            let mut neg: i64 = 0;
+            if self.planes == 1 {
+                for (&(w, m), &mp) in self.rows[i].iter().zip(&self.masked[i]) {
+                    let old = y[w as usize];
+                    y[w as usize] = old ^ m;
+                    neg += (old & mp).count_ones() as i64;
+                }
+            } else {
+                let masked = &self.masked[i];
+                for (e, &(w, m)) in self.rows[i].iter().enumerate() {
+                    let old = y[w as usize];
+                    y[w as usize] = old ^ m;
+                    for pi in 0..self.planes {
+                        neg += ((old & masked[e * self.planes + pi]).count_ones() as i64) << pi;
+                    }
+                }
+            }
+            cur += self.row_const[i] - 2 * neg;
+            if cur < self.best {
+                self.best = cur;
+                self.best_code = step ^ (step >> 1);
+                if cur == 0 {
+                    self.cur = cur;
+                    return true;
+                }
+            }
+        }
+        self.cur = cur;
+        false
+    }
 }
 
 /// Outcome of [`branch_and_bound`].
@@ -716,7 +779,7 @@ pub fn alien_shortest_with(
             let transposed = m > n;
             let k = if transposed { k.transpose() } else { k };
             let lines = LineCounts::new(&k);
-            let (s, out) = if k.rows() - 1 <= limits.alien_max_enum_bits {
+            let (s, out) = if k.rows() - 1 <= limits.alien_max_enum_bits.min(63) {
                 let a = lines.enumerate(progress);
                 let best = lines.finish(a);
                 let w = best.weight();
@@ -862,38 +925,66 @@ fn fast_psi(k: &Board) -> Board {
     Board::from_bits(m, n, out.to_bits()).expect("same size")
 }
 
-/// Column counts for the odd-by-odd search on an `s x n` solution `k` (`s <= n`, both odd).
+/// Column counts for the odd-by-odd search on an `s x n` solution `k` (`s <= n`, both odd,
+/// `s <= 64`).
 ///
 /// For a row pattern `a`, column `j` of `k + a 1^T` has `w_j = |col_j + a|` ones; choosing
 /// `b_j = [w_j > s/2]` leaves `min(w_j, s - w_j)`, and when `|a| + |b|` is odd the cheapest fix
-/// flips the column with the least margin `s - 2 min(w_j, s - w_j)`. Counts are bytes, padded
-/// to 32-byte lanes so the per-step update vectorises.
+/// flips the column with the least margin `s - 2 min(w_j, s - w_j)`.
+///
+/// The counts are bytes, eight to a `u64` (SWAR): a step adds one row's `+1`/`-1` byte masks
+/// (never carrying, as every count stays in `0..=s`), then one pass computes the byte-wise
+/// `min(w, s - w)`, their sum and the number of counts above `s/2` without leaving the words.
 struct LineCounts {
     s: usize,
     n: usize,
     k: Board,
-    /// Initial counts (a = 0), padded.
-    w0: Vec<u8>,
-    /// Per row `i >= 1`: the count change when `a_i` goes 0 -> 1 (`1 - 2 k_ij`), padded with 0.
-    up: Vec<Vec<u8>>,
+    /// Initial counts (a = 0), eight bytes to a word, padding bytes 0.
+    w0: Vec<u64>,
+    /// Per row: bytes 1 where `k_ij = 0`, so `a_i: 0 -> 1` adds them (and removes `minus`).
+    plus: Vec<Vec<u64>>,
+    /// Per row: bytes 1 where `k_ij = 1`.
+    minus: Vec<Vec<u64>>,
 }
 
-const LANES: usize = 32;
+const BYTES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+const EVEN_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+const LOW_HALVES: u64 = 0x0000_FFFF_0000_FFFF;
+
+/// Byte-wise `min(x, s - x)` of eight counts, and how many of them exceed `s/2`.
+#[inline(always)]
+fn min_bytes(x: u64, bias: u64, s_bytes: u64) -> (u64, u64) {
+    let ge = (x + bias) & HIGH;
+    let count = (ge >> 7).wrapping_mul(BYTES) >> 56;
+    let full = ge | (ge - (ge >> 7));
+    (x ^ ((x ^ (s_bytes - x)) & full), count)
+}
+
+/// The sum of four 16-bit lanes.
+#[inline(always)]
+fn fold16(acc: u64) -> u64 {
+    let acc = (acc & LOW_HALVES) + ((acc >> 16) & LOW_HALVES);
+    (acc & 0xFFFF_FFFF) + (acc >> 32)
+}
 
 impl LineCounts {
     fn new(k: &Board) -> LineCounts {
         let (s, n) = (k.rows(), k.cols());
-        assert!(s <= 255, "row enumeration needs at most 255 rows");
-        let padded = n.div_ceil(LANES) * LANES;
-        let mut w0 = vec![0u8; padded];
-        let mut up = vec![vec![0u8; padded]; s];
+        assert!(s <= 64, "row enumeration needs at most 64 rows");
+        let words = n.div_ceil(8);
+        let mut w0 = vec![0u64; words];
+        let mut plus = vec![vec![0u64; words]; s];
+        let mut minus = vec![vec![0u64; words]; s];
         for i in 0..s {
             for j in 0..n {
-                let bit = k.get(i, j);
-                if bit {
-                    w0[j] += 1;
+                let byte = 1u64 << (8 * (j % 8));
+                if k.get(i, j) {
+                    w0[j / 8] += byte;
+                    minus[i][j / 8] |= byte;
+                } else {
+                    plus[i][j / 8] |= byte;
                 }
-                up[i][j] = if bit { 255 } else { 1 };
             }
         }
         LineCounts {
@@ -901,60 +992,73 @@ impl LineCounts {
             n,
             k: k.clone(),
             w0,
-            up,
+            plus,
+            minus,
         }
     }
 
     /// `(sum_j min(w_j, s - w_j), #{j : w_j > s/2})` for the counts `w`.
-    #[inline]
-    fn eval(&self, w: &[u8]) -> (u32, u32) {
-        let s = self.s as u8;
-        let h = s / 2 + 1;
-        let mut sum = 0u32;
-        let mut cnt = 0u32;
-        for block in w.chunks(LANES * 256) {
-            let mut acc = [0u16; LANES];
-            let mut ca = [0u16; LANES];
-            for chunk in block.chunks_exact(LANES) {
-                for l in 0..LANES {
-                    let x = chunk[l];
-                    acc[l] += x.min(s - x) as u16;
-                    ca[l] += (x >= h) as u16;
-                }
+    #[inline(always)]
+    fn eval(&self, w: &[u64]) -> (u32, u32) {
+        let s = self.s as u64;
+        // Byte-wise: high bit set exactly where w > s/2 (w + 128 - h stays below 256).
+        let bias = (0x80 - (s / 2 + 1)) * BYTES;
+        let s_bytes = s * BYTES;
+        let mut sum = 0u64;
+        let mut cnt = 0u64;
+        for block in w.chunks(256) {
+            let mut acc = 0u64; // four 16-bit lanes
+            for &x in block {
+                let (c, g) = min_bytes(x, bias, s_bytes);
+                cnt += g;
+                acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
             }
-            sum += acc.iter().map(|&v| v as u32).sum::<u32>();
-            cnt += ca.iter().map(|&v| v as u32).sum::<u32>();
+            sum += fold16(acc);
         }
-        (sum, cnt)
+        (sum as u32, cnt as u32)
     }
 
     /// The largest `min(w_j, s - w_j)` over real columns.
-    fn max_cost(&self, w: &[u8]) -> u32 {
-        let s = self.s as u8;
-        w[..self.n]
-            .iter()
-            .map(|&x| x.min(s - x) as u32)
+    fn max_cost(&self, w: &[u64]) -> u32 {
+        let s = self.s as u32;
+        (0..self.n)
+            .map(|j| {
+                let x = ((w[j / 8] >> (8 * (j % 8))) & 0xFF) as u32;
+                x.min(s - x)
+            })
             .max()
             .unwrap_or(0)
     }
 
-    /// Total weight for counts `w` and `|a| = a_weight`, with the parity fix.
+    /// Total weight for counts `w` and `|a| = a_weight`, with the parity fix; `u32::MAX` when
+    /// it cannot beat `best`.
     #[inline]
-    fn total(&self, w: &[u8], a_weight: u32, best: u32) -> u32 {
+    fn total(&self, w: &[u64], a_weight: u32, best: u32) -> u32 {
         let (sum, cnt) = self.eval(w);
         if (a_weight + cnt) % 2 == 0 {
             sum
         } else if sum + 1 >= best {
-            // The fix costs at least 1: cannot beat `best`.
+            // The fix costs at least 1.
             u32::MAX
         } else {
             sum + self.s as u32 - 2 * self.max_cost(w)
         }
     }
 
-    /// Enumerates all row patterns with `a_0 = 0` in Gray-code order; returns the best `a`
-    /// (bit `i` = row `i`).
+    /// Enumerates all row patterns with `a_0 = 0` in Gray-code order (flipping the whole
+    /// pattern gives the same presses); returns the best `a` (bit `i` = row `i`).
     fn enumerate(&self, progress: Progress<'_>) -> u64 {
+        // Boards of up to 32 columns keep the counts in registers.
+        match self.w0.len() {
+            1 => self.enumerate_fixed::<1>(progress),
+            2 => self.enumerate_fixed::<2>(progress),
+            3 => self.enumerate_fixed::<3>(progress),
+            4 => self.enumerate_fixed::<4>(progress),
+            _ => self.enumerate_any(progress),
+        }
+    }
+
+    fn enumerate_any(&self, progress: Progress<'_>) -> u64 {
         let s = self.s;
         let mut w = self.w0.clone();
         let mut a: u64 = 0;
@@ -968,18 +1072,15 @@ impl LineCounts {
         }
         for step in 1..total {
             let i = step.trailing_zeros() as usize + 1;
-            let up = &self.up[i];
-            let down = (a >> i) & 1 == 1;
-            if down {
-                for (x, &d) in w.iter_mut().zip(up) {
-                    *x = x.wrapping_sub(d);
-                }
+            let (add, sub) = if (a >> i) & 1 == 1 {
                 a_weight -= 1;
+                (&self.minus[i], &self.plus[i])
             } else {
-                for (x, &d) in w.iter_mut().zip(up) {
-                    *x = x.wrapping_add(d);
-                }
                 a_weight += 1;
+                (&self.plus[i], &self.minus[i])
+            };
+            for ((x, &p), &q) in w.iter_mut().zip(add).zip(sub) {
+                *x = *x + p - q;
             }
             a ^= 1 << i;
             let t = self.total(&w, a_weight, best);
@@ -999,45 +1100,73 @@ impl LineCounts {
         best_a
     }
 
-    /// The counts after flipping the rows of `a`.
-    fn counts(&self, a: u64) -> Vec<u8> {
-        let mut w = self.w0.clone();
-        for i in 0..self.s {
-            if (a >> i) & 1 == 1 {
-                for (x, &d) in w.iter_mut().zip(&self.up[i]) {
-                    *x = x.wrapping_add(d);
+    /// [`LineCounts::enumerate_any`] with the `W` count words in an array.
+    fn enumerate_fixed<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        let s = self.s as u64;
+        let bias = (0x80 - (s / 2 + 1)) * BYTES;
+        let s_bytes = s * BYTES;
+        let arr = |v: &[u64]| -> [u64; W] { v.try_into().expect("W words") };
+        // Per row: the change when a_i goes 0 -> 1 and when it goes back.
+        let steps: Vec<([u64; W], [u64; W])> = (0..self.s)
+            .map(|i| (arr(&self.plus[i]), arr(&self.minus[i])))
+            .collect();
+        let mut w: [u64; W] = arr(&self.w0);
+        let mut a: u64 = 0;
+        let mut a_weight = 0u32;
+        let mut best = self.total(&w, 0, u32::MAX);
+        let mut best_a = 0u64;
+        let total: u64 = 1u64 << (s - 1);
+        let report = 1u64 << 22;
+        if let Some(p) = progress {
+            p(0, total);
+        }
+        let mut step = 1u64;
+        while step < total {
+            let end = (step | (report - 1)).saturating_add(1).min(total);
+            while step < end {
+                let i = step.trailing_zeros() as usize + 1;
+                let (p, q) = &steps[i];
+                let up = (a >> i) & 1 == 0;
+                a ^= 1 << i;
+                a_weight = if up { a_weight + 1 } else { a_weight - 1 };
+                let mut acc = 0u64;
+                let mut cnt = 0u64;
+                for t in 0..W {
+                    let x = if up {
+                        w[t] + p[t] - q[t]
+                    } else {
+                        w[t] + q[t] - p[t]
+                    };
+                    w[t] = x;
+                    let (c, g) = min_bytes(x, bias, s_bytes);
+                    cnt += g;
+                    acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
                 }
+                let sum = fold16(acc) as u32;
+                let t = if (a_weight + cnt as u32) % 2 == 0 {
+                    sum
+                } else if sum + 1 >= best {
+                    u32::MAX
+                } else {
+                    sum + self.s as u32 - 2 * self.max_cost(&w)
+                };
+                if t < best {
+                    best = t;
+                    best_a = a;
+                }
+                step += 1;
+            }
+            if let Some(p) = progress {
+                p(step, total);
             }
         }
-        w
+        best_a
     }
 
     /// The presses `k + a 1^T + 1 b^T` with the best `b` for `a` (parity fixed).
     fn finish(&self, a: u64) -> Board {
-        let (s, n) = (self.s, self.n);
-        let w = self.counts(a);
-        let mut b: Vec<bool> = (0..n).map(|j| w[j] as usize > s / 2).collect();
-        let parity = (a.count_ones() as usize + b.iter().filter(|&&x| x).count()) % 2;
-        if parity == 1 {
-            let j = (0..n)
-                .min_by_key(|&j| (s as i64 - 2 * w[j] as i64).abs())
-                .expect("n >= 1");
-            b[j] = !b[j];
-        }
-        let mut out = self.k.clone();
-        for i in 0..s {
-            if (a >> i) & 1 == 1 {
-                flip_row(&mut out, i);
-            }
-        }
-        for (j, &bj) in b.iter().enumerate() {
-            if bj {
-                for i in 0..s {
-                    out.flip(i, j);
-                }
-            }
-        }
-        out
+        let flips: Vec<bool> = (0..self.s).map(|i| (a >> i) & 1 == 1).collect();
+        best_for_rows(&self.k, &flips).0
     }
 }
 
@@ -1046,9 +1175,9 @@ impl LineCounts {
 fn best_for_rows(k: &Board, a: &[bool]) -> (Board, usize) {
     let (s, n) = (k.rows(), k.cols());
     let mut w = vec![0usize; n];
-    for i in 0..s {
+    for (i, &ai) in a.iter().enumerate().take(s) {
         for (j, wj) in w.iter_mut().enumerate() {
-            if k.get(i, j) ^ a[i] {
+            if k.get(i, j) ^ ai {
                 *wj += 1;
             }
         }
@@ -1062,9 +1191,9 @@ fn best_for_rows(k: &Board, a: &[bool]) -> (Board, usize) {
         b[j] = !b[j];
     }
     let mut out = k.clone();
-    for i in 0..s {
-        for j in 0..n {
-            if a[i] ^ b[j] {
+    for (i, &ai) in a.iter().enumerate().take(s) {
+        for (j, &bj) in b.iter().enumerate() {
+            if ai ^ bj {
                 out.flip(i, j);
             }
         }
