@@ -1,0 +1,236 @@
+//! The Method of Four Russians: add to many rows, in one pass, combinations of up to 64 source
+//! rows chosen by the bits of one index word per destination row.
+//!
+//! The 64 index bits are split into eight groups of eight. For each group with at least one
+//! source row, a table holds all 256 combinations of its (up to) eight source rows; a destination
+//! row then takes one table entry per group instead of up to 64 row additions. The tables are
+//! built for one chunk of [`CHUNK`] words at a time (8 x 256 x 64 bytes = 128 KiB, fitting the
+//! L2 cache) and every destination row is updated for that chunk before the next chunk's tables
+//! are built, so each pass streams the destination rows once.
+//!
+//! Row elimination (`reduce.rs`) and the matrix product (`product.rs`) are both such passes.
+
+use std::ops::Range;
+
+/// Words per table entry: one 64-byte cache line.
+pub(crate) const CHUNK: usize = 8;
+const GROUPS: usize = 8;
+const ENTRIES: usize = 256;
+
+/// For each of the 64 bits of an index word, the source row that bit selects (`None`: a zero
+/// row, the bit is ignored).
+pub(crate) type Sources = [Option<usize>; 64];
+
+type Entry = [u64; CHUNK];
+
+/// Reusable lookup tables for one pass.
+pub(crate) struct Tables {
+    /// The groups (0..8) with at least one source row, in increasing order.
+    groups: Vec<usize>,
+    /// `tables[s]` belongs to `groups[s]`.
+    tables: Box<[[Entry; ENTRIES]; GROUPS]>,
+}
+
+impl Tables {
+    /// Empty tables.
+    pub(crate) fn new() -> Self {
+        let tables: Box<[[Entry; ENTRIES]; GROUPS]> = vec![[[0u64; CHUNK]; ENTRIES]; GROUPS]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("eight tables were allocated"));
+        Tables {
+            groups: Vec::with_capacity(GROUPS),
+            tables,
+        }
+    }
+
+    /// Chooses the groups that the coming builds fill; returns false when no bit has a source.
+    pub(crate) fn set_sources(&mut self, sources: &Sources) -> bool {
+        self.groups.clear();
+        self.groups
+            .extend((0..GROUPS).filter(|&g| sources[g * 8..g * 8 + 8].iter().any(Option::is_some)));
+        !self.groups.is_empty()
+    }
+
+    /// Fills the tables with the combinations of the source rows' words `off..off + len` of
+    /// `src` (row `r` starts at word `r * stride`).
+    pub(crate) fn build(
+        &mut self,
+        src: &[u64],
+        stride: usize,
+        sources: &Sources,
+        off: usize,
+        len: usize,
+    ) {
+        debug_assert!(len <= CHUNK);
+        for (slot, &g) in self.groups.iter().enumerate() {
+            let table = &mut self.tables[slot];
+            table[0] = [0; CHUNK];
+            for e in 1..ENTRIES {
+                let low = e.trailing_zeros() as usize;
+                let mut entry = table[e & (e - 1)];
+                if let Some(r) = sources[g * 8 + low] {
+                    let s = &src[r * stride + off..r * stride + off + len];
+                    for (d, x) in entry.iter_mut().zip(s) {
+                        *d ^= x;
+                    }
+                }
+                table[e] = entry;
+            }
+        }
+    }
+
+    /// Adds to words `off..off + len` of each destination row `i` in `rows` the combination
+    /// selected by `idx[i]` (rows with a zero index are skipped).
+    pub(crate) fn apply(
+        &self,
+        dst: &mut [u64],
+        stride: usize,
+        idx: &[u64],
+        rows: Range<usize>,
+        off: usize,
+        len: usize,
+    ) {
+        if self.groups.len() == GROUPS && len == CHUNK {
+            apply_all_groups(&self.tables, dst, stride, idx, rows, off);
+        } else {
+            apply_some_groups(&self.tables, &self.groups, dst, stride, idx, rows, off, len);
+        }
+    }
+}
+
+/// The common case of a full panel: eight tables, whole chunks.
+#[inline]
+fn apply_all_groups(
+    tables: &[[Entry; ENTRIES]; GROUPS],
+    dst: &mut [u64],
+    stride: usize,
+    idx: &[u64],
+    rows: Range<usize>,
+    off: usize,
+) {
+    for i in rows {
+        let x = idx[i];
+        if x == 0 {
+            continue;
+        }
+        let start = i * stride + off;
+        let row: &mut Entry = (&mut dst[start..start + CHUNK])
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("a chunk is CHUNK words"));
+        let t0 = &tables[0][x as u8 as usize];
+        let t1 = &tables[1][(x >> 8) as u8 as usize];
+        let t2 = &tables[2][(x >> 16) as u8 as usize];
+        let t3 = &tables[3][(x >> 24) as u8 as usize];
+        let t4 = &tables[4][(x >> 32) as u8 as usize];
+        let t5 = &tables[5][(x >> 40) as u8 as usize];
+        let t6 = &tables[6][(x >> 48) as u8 as usize];
+        let t7 = &tables[7][(x >> 56) as u8 as usize];
+        for k in 0..CHUNK {
+            row[k] ^= t0[k] ^ t1[k] ^ t2[k] ^ t3[k] ^ t4[k] ^ t5[k] ^ t6[k] ^ t7[k];
+        }
+    }
+}
+
+/// Partial panels and the last, short chunk of a row.
+#[allow(clippy::too_many_arguments)]
+fn apply_some_groups(
+    tables: &[[Entry; ENTRIES]; GROUPS],
+    groups: &[usize],
+    dst: &mut [u64],
+    stride: usize,
+    idx: &[u64],
+    rows: Range<usize>,
+    off: usize,
+    len: usize,
+) {
+    for i in rows {
+        let x = idx[i];
+        if x == 0 {
+            continue;
+        }
+        let start = i * stride + off;
+        let row = &mut dst[start..start + len];
+        for (slot, &g) in groups.iter().enumerate() {
+            let e = (x >> (8 * g)) as u8 as usize;
+            if e != 0 {
+                for (d, t) in row.iter_mut().zip(&tables[slot][e]) {
+                    *d ^= t;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_match_direct_sums() {
+        // 70 source rows of 11 words, 5 destination rows; bit b of an index selects row b + 3.
+        let stride = 11;
+        let src: Vec<u64> = (0..70 * stride as u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17))
+            .collect();
+        let mut sources: Sources = [None; 64];
+        for (b, s) in sources.iter_mut().enumerate() {
+            // Leave a hole so that one group is partial and group 5 is empty.
+            if b != 9 && !(40..48).contains(&b) {
+                *s = Some(b + 3);
+            }
+        }
+        let idx: Vec<u64> = vec![0, u64::MAX, 0x8000_0000_0000_0201, 0x0123_4567_89ab_cdef, 0];
+        let mut dst = vec![0u64; idx.len() * stride];
+        let mut want = dst.clone();
+        for (i, &x) in idx.iter().enumerate() {
+            for (b, s) in sources.iter().enumerate() {
+                if let (true, Some(r)) = ((x >> b) & 1 == 1, s) {
+                    for k in 0..stride {
+                        want[i * stride + k] ^= src[r * stride + k];
+                    }
+                }
+            }
+        }
+        let mut t = Tables::new();
+        assert!(t.set_sources(&sources));
+        let mut off = 0;
+        while off < stride {
+            let len = CHUNK.min(stride - off);
+            t.build(&src, stride, &sources, off, len);
+            t.apply(&mut dst, stride, &idx, 0..idx.len(), off, len);
+            off += len;
+        }
+        assert_eq!(dst, want);
+    }
+
+    #[test]
+    fn full_panel_fast_path_matches_direct_sums() {
+        let stride = CHUNK;
+        let src: Vec<u64> = (0..64 * stride as u64)
+            .map(|i| (i + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+            .collect();
+        let mut sources: Sources = [None; 64];
+        for (b, s) in sources.iter_mut().enumerate() {
+            *s = Some(63 - b);
+        }
+        let idx = vec![u64::MAX, 1, 1 << 63, 0xdead_beef_0bad_f00d];
+        let mut dst = vec![7u64; idx.len() * stride];
+        let mut want = dst.clone();
+        for (i, &x) in idx.iter().enumerate() {
+            for b in 0..64 {
+                if (x >> b) & 1 == 1 {
+                    for k in 0..stride {
+                        want[i * stride + k] ^= src[(63 - b) * stride + k];
+                    }
+                }
+            }
+        }
+        let mut t = Tables::new();
+        assert!(t.set_sources(&sources));
+        t.build(&src, stride, &sources, 0, CHUNK);
+        t.apply(&mut dst, stride, &idx, 0..idx.len(), 0, CHUNK);
+        assert_eq!(dst, want);
+        assert!(!t.set_sources(&[None; 64]));
+    }
+}
