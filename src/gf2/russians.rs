@@ -62,22 +62,18 @@ impl Tables {
         off: usize,
         len: usize,
     ) {
-        debug_assert!(len <= CHUNK);
-        for (slot, &g) in self.groups.iter().enumerate() {
-            let table = &mut self.tables[slot];
-            table[0] = [0; CHUNK];
-            for e in 1..ENTRIES {
-                let low = e.trailing_zeros() as usize;
-                let mut entry = table[e & (e - 1)];
-                if let Some(r) = sources[g * 8 + low] {
-                    let s = &src[r * stride + off..r * stride + off + len];
-                    for (d, x) in entry.iter_mut().zip(s) {
-                        *d ^= x;
-                    }
-                }
-                table[e] = entry;
-            }
-        }
+        let (groups, tables) = (&self.groups[..], &mut *self.tables);
+        by_len!(
+            len,
+            build_tables,
+            avx2_build_tables,
+            groups,
+            tables,
+            src,
+            stride,
+            sources,
+            off
+        )
     }
 
     /// Adds to words `off..off + len` of each destination row `i` in `rows` the combination
@@ -91,17 +87,145 @@ impl Tables {
         off: usize,
         len: usize,
     ) {
-        if self.groups.len() == GROUPS && len == CHUNK {
-            apply_all_groups(&self.tables, dst, stride, idx, rows, off);
+        if self.groups.len() == GROUPS {
+            let t = &*self.tables;
+            by_len!(
+                len,
+                apply_all_groups,
+                avx2_apply_all_groups,
+                t,
+                dst,
+                stride,
+                idx,
+                rows,
+                off
+            )
         } else {
             apply_some_groups(&self.tables, &self.groups, dst, stride, idx, rows, off, len);
         }
     }
 }
 
-/// The common case of a full panel: eight tables, whole chunks.
-#[inline]
-fn apply_all_groups(
+/// Calls `$f::<L>` (or its AVX2 build `$avx2::<L>` where the CPU has AVX2) with `L = $len`,
+/// `1 <= $len <= CHUNK`, so that every chunk length gets straight-line code.
+macro_rules! by_len {
+    ($len:expr, $f:ident, $avx2:ident, $($arg:expr),*) => {{
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        match ($len, avx2) {
+            (1, false) => $f::<1>($($arg),*),
+            (2, false) => $f::<2>($($arg),*),
+            (3, false) => $f::<3>($($arg),*),
+            (4, false) => $f::<4>($($arg),*),
+            (5, false) => $f::<5>($($arg),*),
+            (6, false) => $f::<6>($($arg),*),
+            (7, false) => $f::<7>($($arg),*),
+            (8, false) => $f::<8>($($arg),*),
+            // SAFETY (all arms below): the CPU has just been found to support AVX2.
+            #[cfg(target_arch = "x86_64")]
+            (1, true) => unsafe { $avx2::<1>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (2, true) => unsafe { $avx2::<2>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (3, true) => unsafe { $avx2::<3>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (4, true) => unsafe { $avx2::<4>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (5, true) => unsafe { $avx2::<5>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (6, true) => unsafe { $avx2::<6>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (7, true) => unsafe { $avx2::<7>($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            (8, true) => unsafe { $avx2::<8>($($arg),*) },
+            (len, _) => unreachable!("chunk of {len} words"),
+        }
+    }};
+}
+use by_len;
+
+/// Defines `$avx2`, the body of `$f` compiled with AVX2 enabled.
+macro_rules! avx2_variant {
+    ($avx2:ident, $f:ident, ($($arg:ident: $ty:ty),*)) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx2<const L: usize>($($arg: $ty),*) {
+            $f::<L>($($arg),*)
+        }
+    };
+}
+
+avx2_variant!(avx2_build_tables, build_tables, (
+    groups: &[usize],
+    tables: &mut [[Entry; ENTRIES]; GROUPS],
+    src: &[u64],
+    stride: usize,
+    sources: &Sources,
+    off: usize
+));
+
+avx2_variant!(avx2_apply_all_groups, apply_all_groups, (
+    tables: &[[Entry; ENTRIES]; GROUPS],
+    dst: &mut [u64],
+    stride: usize,
+    idx: &[u64],
+    rows: Range<usize>,
+    off: usize
+));
+
+/// Table `slot` gets the combinations of words `off..off + L` of the eight source rows of
+/// group `groups[slot]`: entry `e` is entry `e` without its lowest bit plus that bit's row.
+#[inline(always)]
+fn build_tables<const L: usize>(
+    groups: &[usize],
+    tables: &mut [[Entry; ENTRIES]; GROUPS],
+    src: &[u64],
+    stride: usize,
+    sources: &Sources,
+    off: usize,
+) {
+    for (table, &g) in tables.iter_mut().zip(groups) {
+        let mut rows = [[0u64; L]; 8];
+        for (row, s) in rows.iter_mut().zip(&sources[g * 8..g * 8 + 8]) {
+            if let Some(r) = *s {
+                row.copy_from_slice(&src[r * stride + off..r * stride + off + L]);
+            }
+        }
+        table[0] = [0; CHUNK];
+        for e in 1..ENTRIES {
+            let row = &rows[e.trailing_zeros() as usize];
+            let mut entry = table[e & (e - 1)];
+            for k in 0..L {
+                entry[k] ^= row[k];
+            }
+            table[e] = entry;
+        }
+    }
+}
+
+/// How far ahead of the current row to prefetch: rows are a stride apart, often more than a
+/// page, where hardware stride prefetchers give up.
+const PREFETCH_ROWS: usize = 8;
+
+/// Hints that `data[at]` will be written soon (no effect when `at` is out of range).
+#[inline(always)]
+fn prefetch(data: &[u64], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(p) = data.get(at) {
+        // SAFETY: prefetching has no architectural effect; the address is a valid reference.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (p as *const u64).cast::<i8>(),
+            )
+        };
+    }
+}
+
+/// The common case of a full panel: all eight tables, `L` words per row.
+#[inline(always)]
+fn apply_all_groups<const L: usize>(
     tables: &[[Entry; ENTRIES]; GROUPS],
     dst: &mut [u64],
     stride: usize,
@@ -109,15 +233,17 @@ fn apply_all_groups(
     rows: Range<usize>,
     off: usize,
 ) {
+    let end = rows.end;
     for i in rows {
+        prefetch(dst, (i + PREFETCH_ROWS).min(end - 1) * stride + off);
         let x = idx[i];
         if x == 0 {
             continue;
         }
         let start = i * stride + off;
-        let row: &mut Entry = (&mut dst[start..start + CHUNK])
+        let row: &mut [u64; L] = (&mut dst[start..start + L])
             .try_into()
-            .unwrap_or_else(|_| unreachable!("a chunk is CHUNK words"));
+            .unwrap_or_else(|_| unreachable!("a chunk is L words"));
         let t0 = &tables[0][x as u8 as usize];
         let t1 = &tables[1][(x >> 8) as u8 as usize];
         let t2 = &tables[2][(x >> 16) as u8 as usize];
@@ -126,7 +252,7 @@ fn apply_all_groups(
         let t5 = &tables[5][(x >> 40) as u8 as usize];
         let t6 = &tables[6][(x >> 48) as u8 as usize];
         let t7 = &tables[7][(x >> 56) as u8 as usize];
-        for k in 0..CHUNK {
+        for k in 0..L {
             row[k] ^= t0[k] ^ t1[k] ^ t2[k] ^ t3[k] ^ t4[k] ^ t5[k] ^ t6[k] ^ t7[k];
         }
     }
@@ -144,7 +270,9 @@ fn apply_some_groups(
     off: usize,
     len: usize,
 ) {
+    let end = rows.end;
     for i in rows {
+        prefetch(dst, (i + PREFETCH_ROWS).min(end - 1) * stride + off);
         let x = idx[i];
         if x == 0 {
             continue;
