@@ -135,10 +135,10 @@ impl Matrix {
             "right-hand side length differs from the row count"
         );
         let mut aug = Matrix::zeros(m, n + 1 + m);
-        for i in 0..m {
-            aug.entries[i][..n].copy_from_slice(&self.entries[i]);
-            aug.entries[i][n] = b[i];
-            aug.entries[i][n + 1 + i] = true;
+        for (i, (row, &bit)) in aug.entries.iter_mut().zip(b).enumerate() {
+            row[..n].copy_from_slice(&self.entries[i]);
+            row[n] = bit;
+            row[n + 1 + i] = true;
         }
         // Eliminate on the first n columns only.
         let mut r = 0;

@@ -183,8 +183,8 @@ mod tests {
         block.copy_from_slice(a.data());
         transpose64(&mut block);
         for i in 0..64 {
-            for j in 0..64 {
-                assert_eq!((block[j] >> i) & 1 == 1, a.get(i, j));
+            for (j, &word) in block.iter().enumerate() {
+                assert_eq!((word >> i) & 1 == 1, a.get(i, j));
             }
         }
     }
@@ -226,7 +226,7 @@ mod tests {
         }
         let a = BitMatrix::random(150, 90, &mut g);
         let v = BitVec::from_words(vec![g.next_u64(), g.next_u64()], 90);
-        let col = BitMatrix::from_rows(&[v.clone()], 90).transpose();
+        let col = BitMatrix::from_rows(std::slice::from_ref(&v), 90).transpose();
         assert_eq!(a.mul_vec(&v), a.mul(&col).col_vec(0));
     }
 }

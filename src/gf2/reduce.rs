@@ -149,8 +149,8 @@ fn eliminate(
             targets += usize::from(*x != 0);
         }
         if targets < TABLE_MIN_ROWS {
-            for i in lo..rows {
-                let mut x = idx[i];
+            for (i, &x) in idx.iter().enumerate().skip(lo) {
+                let mut x = x;
                 while x != 0 {
                     let b = x.trailing_zeros() as usize;
                     x &= x - 1;
