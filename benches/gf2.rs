@@ -5,10 +5,13 @@
 //! checksum are printed once per size so the two runs can be checked to agree.
 //!
 //! `cargo bench --bench gf2` runs everything; `cargo bench --bench gf2 -- rref/` only the
-//! row reductions.
+//! row reductions. With `GF2_MEDIANS=SIZES` (e.g. `GF2_MEDIANS=4096,8192`) it instead prints, per
+//! size, the median wall and thread-CPU seconds of `rref_in_place` and of bitgauss's `gauss(true)`
+//! in the same format as `scripts/m4ri/bench.c`, so that `scripts/m4ri/compare.sh` can run both
+//! back to back.
 
-use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use std::time::Duration;
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group};
+use std::time::{Duration, Instant};
 use tilecode::gf2::{BitMatrix, SplitMix64};
 
 const SIZES: [usize; 4] = [1024, 2048, 4096, 8192];
@@ -135,4 +138,92 @@ fn transpose(c: &mut Criterion) {
 }
 
 criterion_group!(benches, rref, rank, echelon, product, transpose);
-criterion_main!(benches);
+
+/// Thread CPU time in seconds, where the platform tells it: on a shared, loaded machine it is
+/// steadier than wall time, and it is what `scripts/m4ri/bench.c` reports next to wall time.
+#[cfg(target_os = "linux")]
+fn cpu_seconds() -> Option<f64> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (rc == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_seconds() -> Option<f64> {
+    None
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Times `run` on fresh copies of `input`; returns (median wall, min wall, median CPU) seconds.
+fn time_runs<T: Clone>(input: &T, runs: usize, mut run: impl FnMut(T)) -> (f64, f64, f64) {
+    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let m = input.clone();
+        let (t0, c0) = (Instant::now(), cpu_seconds());
+        run(m);
+        wall.push(t0.elapsed().as_secs_f64());
+        cpu.push(cpu_seconds().zip(c0).map_or(f64::NAN, |(c1, c0)| c1 - c0));
+    }
+    let min = wall.iter().copied().fold(f64::INFINITY, f64::min);
+    (median(wall), min, median(cpu))
+}
+
+/// The `GF2_MEDIANS` mode: one line per implementation and size.
+fn medians(sizes: &str) {
+    let runs: usize = std::env::var("RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(7);
+    for n in sizes
+        .split(',')
+        .filter_map(|s| s.trim().parse::<usize>().ok())
+    {
+        let a = matrix(n);
+        let mut rank = 0;
+        let mut sum = 0;
+        let (med, min, cpu) = time_runs(&a, runs, |mut m| {
+            rank = m.rref_in_place().len();
+            sum = checksum(&m);
+        });
+        println!(
+            "tilecode rref_in_place n={n} runs={runs} seed=1 rank={rank} checksum={sum:016x} \
+             median_s={med:.4} min_s={min:.4} median_cpu_s={cpu:.4}"
+        );
+        if std::env::var_os("NO_BITGAUSS").is_none() {
+            let b = to_bitgauss(&a);
+            let bruns = runs.min(3);
+            let (med, min, cpu) = time_runs(&b, bruns, |mut m| m.gauss(true));
+            println!(
+                "bitgauss gauss(true) n={n} runs={bruns} seed=1 rank={} \
+                 median_s={med:.4} min_s={min:.4} median_cpu_s={cpu:.4}",
+                b.rank()
+            );
+        }
+    }
+}
+
+fn main() {
+    if let Ok(sizes) = std::env::var("GF2_MEDIANS") {
+        medians(&sizes);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
