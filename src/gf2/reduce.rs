@@ -246,7 +246,7 @@ impl BitMatrix {
             b.len(),
             self.rows()
         );
-        // Reduce [A | b]; the column of b sits in its own word after A's.
+        // Bring [A | b] to row echelon form; the column of b sits in its own word after A's.
         let a_words = self.stride();
         let mut aug = BitMatrix::zeros(self.rows(), 64 * (a_words + 1));
         let s = aug.stride();
@@ -255,7 +255,7 @@ impl BitMatrix {
             row[..a_words].copy_from_slice(self.row(i));
             row[a_words] = u64::from(b.get(i));
         }
-        let pivots = eliminate(&mut aug, self.cols(), true, None);
+        let pivots = eliminate(&mut aug, self.cols(), false, None);
         let rank = pivots.len();
         let rhs = |i: usize| aug.data()[i * s + a_words] & 1 == 1;
         if (rank..self.rows()).any(rhs) {
@@ -269,9 +269,16 @@ impl BitMatrix {
                 .unwrap_or_else(|| unreachable!("an inconsistent system has a certificate"));
             return Err(cert);
         }
+        // Back substitution with the free variables zero: pivot row i has zeros in the pivot
+        // columns before its own, so its variable follows from those of the rows below it.
         let mut x = BitVec::zeros(self.cols());
-        for (i, &p) in pivots.iter().enumerate() {
-            if rhs(i) {
+        for (i, &p) in pivots.iter().enumerate().rev() {
+            let row = &aug.data()[i * s..i * s + a_words];
+            let dot = row[p / 64..]
+                .iter()
+                .zip(&x.words()[p / 64..])
+                .fold(0u64, |acc, (a, b)| acc ^ (a & b));
+            if (dot.count_ones() & 1 == 1) != rhs(i) {
                 x.set(p, true);
             }
         }
