@@ -11,6 +11,9 @@ use super::russians::{CHUNK, Sources, Tables};
 /// Below this many destination rows, building tables costs more than adding rows directly.
 const TABLE_MIN_ROWS: usize = 128;
 
+/// Blocks per side of a transpose tile: 8 words are one 64-byte cache line.
+const TILE: usize = 8;
+
 impl BitMatrix {
     /// The transpose.
     pub fn transpose(&self) -> BitMatrix {
@@ -18,23 +21,28 @@ impl BitMatrix {
         let mut t = BitMatrix::zeros(cols, rows);
         let (s, ts) = (self.stride(), t.stride());
         let mut block = [0u64; 64];
-        for bi in 0..rows.div_ceil(64) {
-            let r0 = bi * 64;
-            let rn = (rows - r0).min(64);
-            for bj in 0..s {
-                let c0 = bj * 64;
-                let cn = (cols - c0).min(64);
-                for (k, b) in block.iter_mut().enumerate() {
-                    *b = if k < rn {
-                        self.data()[(r0 + k) * s + bj]
-                    } else {
-                        0
-                    };
-                }
-                transpose64(&mut block);
-                let td = t.data_mut();
-                for (k, &b) in block.iter().enumerate().take(cn) {
-                    td[(c0 + k) * ts + bi] = b;
+        // Tiles of TILE x TILE blocks: a tile reads and writes whole cache lines that stay in L1.
+        for bi0 in (0..rows.div_ceil(64)).step_by(TILE) {
+            for bj0 in (0..s).step_by(TILE) {
+                for bi in bi0..(bi0 + TILE).min(rows.div_ceil(64)) {
+                    let r0 = bi * 64;
+                    let rn = (rows - r0).min(64);
+                    for bj in bj0..(bj0 + TILE).min(s) {
+                        let c0 = bj * 64;
+                        let cn = (cols - c0).min(64);
+                        for (k, b) in block.iter_mut().enumerate() {
+                            *b = if k < rn {
+                                self.data()[(r0 + k) * s + bj]
+                            } else {
+                                0
+                            };
+                        }
+                        transpose64(&mut block);
+                        let td = t.data_mut();
+                        for (k, &b) in block.iter().enumerate().take(cn) {
+                            td[(c0 + k) * ts + bi] = b;
+                        }
+                    }
                 }
             }
         }
