@@ -158,7 +158,7 @@ fn cpu_seconds() -> Option<f64> {
     };
     // SAFETY: clock_gettime writes one timespec through a valid pointer.
     let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (rc == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    (rc == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 #[cfg(not(target_os = "linux"))]
