@@ -618,8 +618,8 @@ impl DecodeCore {
         Ok(())
     }
 
-    /// Decodes a full chunk (`enc.len() == chunk_bytes`), known not to be the last bytes
-    /// before the trailer.
+    /// Decodes a full chunk (`enc.len() == chunk_bytes`), known to be followed by more than
+    /// the trailer.
     pub fn chunk(&mut self, enc: &[u8], out: &mut Buf) -> Result<()> {
         debug_assert_eq!(enc.len(), self.codec.layout.chunk_bytes);
         let len = self.codec.layout.chunk_size;
