@@ -1,5 +1,7 @@
 //! Helpers shared by the fuzz targets (included with `#[path]`, not a crate of its own).
 
+#![allow(dead_code)]
+
 use std::io::{self, Read};
 use tilecode::code::Spec;
 use tilecode::stream::Options;
