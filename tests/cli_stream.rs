@@ -11,16 +11,6 @@ use tempfile::TempDir;
 use tilecode::code::Spec;
 use tilecode::stream::{self, Options};
 
-const FAMILIES: &[&str] = &[
-    "alien:9x9",
-    "alien:4x5",
-    "alien:5x4",
-    "alien:3x3",
-    "secded:72",
-    "hamming:31",
-    "repetition:3",
-    "parity:9",
-];
 const DEPTHS: &[usize] = &[64, 512, 4096];
 const MIB: usize = 1 << 20;
 
@@ -66,7 +56,13 @@ fn encode_file(input: &Path, out: &Path, spec: &str, depth: usize, extra: &[&str
         .arg(input)
         .arg("-o")
         .arg(out)
-        .args(["--code", spec, "--interleave", &depth.to_string(), "--quiet"])
+        .args([
+            "--code",
+            spec,
+            "--interleave",
+            &depth.to_string(),
+            "--quiet",
+        ])
         .args(extra)
         .assert()
         .success();
@@ -136,7 +132,11 @@ mod roundtrip {
                     .arg("--json")
                     .assert()
                     .code(0);
-                assert_eq!(fs::read(&out).unwrap(), data, "{spec} D={depth} {len} bytes");
+                assert_eq!(
+                    fs::read(&out).unwrap(),
+                    data,
+                    "{spec} D={depth} {len} bytes"
+                );
                 let j = json_line(&a.get_output().stderr);
                 assert_eq!(j["status"], "clean", "{j}");
                 assert_eq!(j["bytes_out"], len as u64);
@@ -193,7 +193,10 @@ mod encode {
         assert!(first.len() > 1000);
         let a = tilecode().arg("encode").arg(&input).assert().code(1);
         let e = one_error_line(&a.get_output().stderr);
-        assert!(e.contains("refusing to overwrite") && e.contains("--force"), "{e}");
+        assert!(
+            e.contains("refusing to overwrite") && e.contains("--force"),
+            "{e}"
+        );
         assert_eq!(fs::read(&tc).unwrap(), first);
         tilecode()
             .arg("encode")
@@ -207,7 +210,11 @@ mod encode {
     #[test]
     fn stdin_to_stdout_and_dash() {
         let data = random_bytes(5000, 2);
-        let a = tilecode().arg("encode").write_stdin(data.clone()).assert().success();
+        let a = tilecode()
+            .arg("encode")
+            .write_stdin(data.clone())
+            .assert()
+            .success();
         let from_stdin = a.get_output().stdout.clone();
         let b = tilecode()
             .args(["encode", "-", "-o", "-"])
@@ -253,7 +260,9 @@ mod encode {
             .write_stdin("abc")
             .assert()
             .success()
-            .stderr(predicate::str::contains("warning").and(predicate::str::contains("even-by-even")));
+            .stderr(
+                predicate::str::contains("warning").and(predicate::str::contains("even-by-even")),
+            );
     }
 
     #[test]
@@ -277,7 +286,12 @@ mod decode {
     use super::*;
 
     /// One 1 MiB file encoded with `spec` and depth `depth`, in a fresh directory.
-    fn encoded(spec: &str, depth: usize, len: usize, extra: &[&str]) -> (TempDir, Vec<u8>, Vec<u8>) {
+    fn encoded(
+        spec: &str,
+        depth: usize,
+        len: usize,
+        extra: &[&str],
+    ) -> (TempDir, Vec<u8>, Vec<u8>) {
         let dir = tempfile::tempdir().unwrap();
         let data = random_bytes(len, depth as u64 ^ 0x5eed);
         let input = write(&dir, "orig", &data);
@@ -287,7 +301,11 @@ mod decode {
         (dir, data, bytes)
     }
 
-    fn decode_bytes(dir: &TempDir, stream_bytes: &[u8], extra: &[&str]) -> (i32, Vec<u8>, Value, PathBuf) {
+    fn decode_bytes(
+        dir: &TempDir,
+        stream_bytes: &[u8],
+        extra: &[&str],
+    ) -> (i32, Vec<u8>, Value, PathBuf) {
         let p = write(dir, "damaged.tc", stream_bytes);
         let out = dir.path().join("damaged");
         let _ = fs::remove_file(&out);
@@ -306,7 +324,13 @@ mod decode {
 
     #[test]
     fn one_flip_per_codeword_is_corrected_everywhere() {
-        for spec in ["alien:9x9", "alien:3x3", "secded:72", "hamming:31", "repetition:3"] {
+        for spec in [
+            "alien:9x9",
+            "alien:3x3",
+            "secded:72",
+            "hamming:31",
+            "repetition:3",
+        ] {
             for &depth in DEPTHS {
                 let (dir, data, mut bytes) = encoded(spec, depth, MIB, &[]);
                 let (inner, total) = flip_one_per_codeword(&mut bytes, spec, depth, 77);
@@ -365,7 +389,10 @@ mod decode {
         assert_eq!(code, 2, "{j}");
         assert_eq!(j["status"], "damaged");
         assert!(j["uncorrectable_codewords"].as_u64().unwrap() > 0);
-        assert!(out.is_empty() && !out_path.exists(), "no output without --keep-damaged");
+        assert!(
+            out.is_empty() && !out_path.exists(),
+            "no output without --keep-damaged"
+        );
         let leftovers: Vec<_> = fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -386,8 +413,15 @@ mod decode {
         let hi = (g1 as f64 * rate) as u64;
         let slack = 2 * chunk as u64;
         let width: u64 = ranges.iter().map(|&(a, b)| b - a).sum();
-        assert!(ranges[0].0 + slack >= lo && ranges.last().unwrap().1 <= hi + slack, "{ranges:?}");
-        assert!(width <= (hi - lo) + 2 * slack, "{width} bytes damaged for {} bytes of garbage", g1 - g0);
+        assert!(
+            ranges[0].0 + slack >= lo && ranges.last().unwrap().1 <= hi + slack,
+            "{ranges:?}"
+        );
+        assert!(
+            width <= (hi - lo) + 2 * slack,
+            "{width} bytes damaged for {} bytes of garbage",
+            g1 - g0
+        );
 
         let (code, kept, j2, _) = decode_bytes(&dir, &bytes, &["--keep-damaged"]);
         assert_eq!(code, 2);
@@ -396,7 +430,10 @@ mod decode {
         // Everything outside the reported ranges is intact.
         let mut pos = 0usize;
         for &(a, b) in &ranges {
-            assert!(kept[pos..a as usize] == data[pos..a as usize], "bytes {pos}..{a} differ");
+            assert!(
+                kept[pos..a as usize] == data[pos..a as usize],
+                "bytes {pos}..{a} differ"
+            );
             pos = b as usize;
         }
         assert!(kept[pos..] == data[pos..]);
@@ -408,7 +445,11 @@ mod decode {
         let (dir, _data, bytes) = encoded("alien:9x9", 64, 300_000, &[]);
         let cases: Vec<(&str, Vec<u8>, &str)> = vec![
             ("empty", Vec::new(), ""),
-            ("text", b"hello, this is not a tilecode stream\n".repeat(40), "not a tilecode stream"),
+            (
+                "text",
+                b"hello, this is not a tilecode stream\n".repeat(40),
+                "not a tilecode stream",
+            ),
             ("half", bytes[..bytes.len() / 2].to_vec(), "truncated"),
             ("header-only", bytes[..40].to_vec(), ""),
             ("no-trailer", bytes[..bytes.len() - 1].to_vec(), "truncated"),
@@ -436,7 +477,13 @@ mod decode {
         fs::remove_file(dir.path().join("orig")).unwrap();
         tilecode().arg("decode").arg(&tc).arg("-q").assert().code(0);
         assert_eq!(fs::read(dir.path().join("orig")).unwrap(), data);
-        tilecode().arg("decode").arg(&tc).arg("--force").arg("-q").assert().code(0);
+        tilecode()
+            .arg("decode")
+            .arg(&tc)
+            .arg("--force")
+            .arg("-q")
+            .assert()
+            .code(0);
         // The input is never touched.
         assert_eq!(fs::read(&tc).unwrap(), bytes);
         assert_eq!(fs::metadata(&tc).unwrap().modified().unwrap(), before);
@@ -483,11 +530,16 @@ mod decode {
 
     #[test]
     fn damage_on_stdout_stops_with_exit_2() {
-        let (_dir, _data, mut bytes) = encoded("alien:9x9", 64, 300_000, &["--chunk-size", "65536"]);
+        let (_dir, _data, mut bytes) =
+            encoded("alien:9x9", 64, 300_000, &["--chunk-size", "65536"]);
         let mid = bytes.len() / 2;
         let junk = random_bytes(20_000, 8);
         bytes[mid..mid + 20_000].copy_from_slice(&junk);
-        let a = tilecode().args(["decode", "-o", "-"]).write_stdin(bytes.clone()).assert().code(2);
+        let a = tilecode()
+            .args(["decode", "-o", "-"])
+            .write_stdin(bytes.clone())
+            .assert()
+            .code(2);
         assert!(a.get_output().stdout.len() < 300_000);
         let b = tilecode()
             .args(["decode", "-o", "-", "--keep-damaged", "-q"])
@@ -514,8 +566,17 @@ mod decode {
         child.stdout.as_mut().unwrap().read_exact(&mut one).unwrap();
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -529,7 +590,12 @@ mod verify {
         let input = write(&dir, "v", &data);
         let tc = dir.path().join("v.tc");
         encode_file(&input, &tc, "secded:72", 512, &[]);
-        let a = tilecode().arg("verify").arg(&tc).arg("--json").assert().code(0);
+        let a = tilecode()
+            .arg("verify")
+            .arg(&tc)
+            .arg("--json")
+            .assert()
+            .code(0);
         let j = json_line(&a.get_output().stdout);
         assert_eq!(j["status"], "clean");
         assert_eq!(j["bytes_out"], 100_000);
@@ -542,7 +608,12 @@ mod verify {
         let n = bytes.len();
         flip(&mut bytes, (n as u64 / 2) * 8 + 5);
         let p = write(&dir, "one.tc", &bytes);
-        let a = tilecode().arg("verify").arg(&p).arg("--json").assert().code(0);
+        let a = tilecode()
+            .arg("verify")
+            .arg(&p)
+            .arg("--json")
+            .assert()
+            .code(0);
         let j = json_line(&a.get_output().stdout);
         assert_eq!(j["status"], "repaired");
         assert_eq!(j["corrected_bits"], 1);
@@ -550,28 +621,32 @@ mod verify {
         let junk = random_bytes(5000, 10);
         bytes[n / 2..n / 2 + 5000].copy_from_slice(&junk);
         let p = write(&dir, "bad.tc", &bytes);
-        let a = tilecode().arg("verify").arg(&p).arg("--json").assert().code(2);
+        let a = tilecode()
+            .arg("verify")
+            .arg(&p)
+            .arg("--json")
+            .assert()
+            .code(2);
         let j = json_line(&a.get_output().stdout);
         assert_eq!(j["status"], "damaged");
         assert!(!j["damaged_ranges"].as_array().unwrap().is_empty());
         // The human report names the figures.
-        tilecode()
-            .arg("verify")
-            .arg(&p)
-            .assert()
-            .code(2)
-            .stderr(
-                predicate::str::contains("uncorrectable codewords")
-                    .and(predicate::str::contains("damaged byte ranges"))
-                    .and(predicate::str::contains("checksum")),
-            );
+        tilecode().arg("verify").arg(&p).assert().code(2).stderr(
+            predicate::str::contains("uncorrectable codewords")
+                .and(predicate::str::contains("damaged byte ranges"))
+                .and(predicate::str::contains("checksum")),
+        );
         // Verify never writes.
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 4);
     }
 
     #[test]
     fn quiet_silences_the_human_report() {
-        let enc = tilecode().args(["encode", "-q"]).write_stdin("x").assert().success();
+        let enc = tilecode()
+            .args(["encode", "-q"])
+            .write_stdin("x")
+            .assert()
+            .success();
         let dir = tempfile::tempdir().unwrap();
         let p = write(&dir, "q.tc", &enc.get_output().stdout);
         tilecode()
@@ -602,7 +677,10 @@ mod corrupt {
     }
 
     fn diff_bits(a: &[u8], b: &[u8]) -> u64 {
-        a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones() as u64).sum()
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x ^ y).count_ones() as u64)
+            .sum()
     }
 
     #[test]
@@ -610,11 +688,19 @@ mod corrupt {
         let dir = tempfile::tempdir().unwrap();
         let data = random_bytes(50_000, 11);
         let input = write(&dir, "c", &data);
-        let (o1, o2, o3) = (dir.path().join("1"), dir.path().join("2"), dir.path().join("3"));
+        let (o1, o2, o3) = (
+            dir.path().join("1"),
+            dir.path().join("2"),
+            dir.path().join("3"),
+        );
         let j = run(&input, &o1, &["--flips", "37", "--seed", "4"]);
         run(&input, &o2, &["--flips", "37", "--seed", "4"]);
         run(&input, &o3, &["--flips", "37", "--seed", "5"]);
-        let (a, b, c) = (fs::read(&o1).unwrap(), fs::read(&o2).unwrap(), fs::read(&o3).unwrap());
+        let (a, b, c) = (
+            fs::read(&o1).unwrap(),
+            fs::read(&o2).unwrap(),
+            fs::read(&o3).unwrap(),
+        );
         assert_eq!(a.len(), data.len());
         assert_eq!(a, b);
         assert_ne!(a, c);
@@ -667,14 +753,19 @@ mod corrupt {
         let input = write(&dir, "c", &[1, 2, 3]);
         let out = dir.path().join("o");
         for args in [
-            &["-o", "-"][..],                          // no channel
-            &["--flips", "3"],                          // no -o
-            &["-o", "-", "--flips", "25"],              // more flips than bits
-            &["-o", "-", "--burst", "10@20"],           // does not fit
-            &["-o", "-", "--ber", "2"],                 // not a probability
+            &["-o", "-"][..],                             // no channel
+            &["--flips", "3"],                            // no -o
+            &["-o", "-", "--flips", "25"],                // more flips than bits
+            &["-o", "-", "--burst", "10@20"],             // does not fit
+            &["-o", "-", "--ber", "2"],                   // not a probability
             &["-o", "-", "--ber", "0.1", "--flips", "1"], // two channels
         ] {
-            let a = tilecode().arg("corrupt").arg(&input).args(args).assert().code(1);
+            let a = tilecode()
+                .arg("corrupt")
+                .arg(&input)
+                .args(args)
+                .assert()
+                .code(1);
             assert!(!a.get_output().stderr.is_empty(), "{args:?}");
         }
         fs::write(&out, b"keep").unwrap();
@@ -734,7 +825,10 @@ mod demo {
 
     #[test]
     fn a_code_that_only_detects_fails_the_demo() {
-        let a = tilecode().args(["demo", "--code", "parity:9", "--json"]).assert().code(2);
+        let a = tilecode()
+            .args(["demo", "--code", "parity:9", "--json"])
+            .assert()
+            .code(2);
         let j = json_line(&a.get_output().stdout);
         assert_eq!(j["restored"], false);
         assert_eq!(j["status"], "damaged");

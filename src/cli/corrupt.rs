@@ -107,8 +107,8 @@ pub fn parse_burst(text: &str) -> anyhow::Result<(u64, Option<u64>)> {
 pub enum Flips {
     /// Geometric gaps between flips.
     Geometric {
-        /// The generator.
-        rng: ChaCha20Rng,
+        /// The generator (boxed: it is much larger than the other variant).
+        rng: Box<ChaCha20Rng>,
         /// `ln(1 - p)`; `None` when p is 1 (every bit) or 0 (none, `done` is set).
         log_q: Option<f64>,
         /// The next flip.
@@ -132,7 +132,7 @@ impl Flips {
                 }
                 let log_q = (p < 1.0).then(|| (-p).ln_1p());
                 let mut f = Flips::Geometric {
-                    rng,
+                    rng: Box::new(rng),
                     log_q,
                     next: 0,
                     done: p == 0.0,

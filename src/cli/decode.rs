@@ -49,14 +49,14 @@ pub fn default_output(input: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The decoder the subcommands use: over any input, buffered.
+pub type InputDecoder = Decoder<BufReader<Box<dyn Read + Send>>>;
+
 /// Opens a decoder on a source (header read and checked now) and its progress bar.
 pub fn open_decoder(
     source: &Source,
     quiet: bool,
-) -> anyhow::Result<(
-    Decoder<BufReader<Box<dyn Read + Send>>>,
-    Option<indicatif::ProgressBar>,
-)> {
+) -> anyhow::Result<(InputDecoder, Option<indicatif::ProgressBar>)> {
     let (input, size) = source.open()?;
     let bar = progress::bar(size, quiet);
     let input = progress::wrap(input, bar.as_ref());
