@@ -18,5 +18,5 @@ fi
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
     echo "== $t for $secs s"
-    cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -jobs=1 -workers=1 -print_final_stats=1
+    cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1
 done

@@ -235,6 +235,16 @@ mod encode {
     }
 
     #[test]
+    fn devices_are_written_in_place() {
+        tilecode()
+            .args(["encode", "-o", "/dev/null", "-q"])
+            .write_stdin(random_bytes(100_000, 4))
+            .assert()
+            .success();
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
+    }
+
+    #[test]
     fn bad_code_and_depth_are_usage_errors() {
         for args in [
             &["--code", "alien:9"][..],

@@ -72,6 +72,7 @@ pub struct Sink {
 }
 
 enum Target {
+    /// Standard output or a device: nothing to rename.
     Stdout,
     File {
         tmp: PathBuf,
@@ -111,6 +112,20 @@ impl Sink {
                     "output `{}` is the input file; choose another output",
                     dest.display()
                 );
+            }
+        }
+        // Devices and pipes (`/dev/null`, a FIFO) are written in place: there is nothing to
+        // overwrite, and renaming a file over them would replace them.
+        if let Ok(meta) = fs::metadata(dest) {
+            if !meta.is_file() && !meta.is_dir() {
+                let f = fs::OpenOptions::new()
+                    .write(true)
+                    .open(dest)
+                    .with_context(|| format!("cannot open `{}`", dest.display()))?;
+                return Ok(Sink {
+                    writer: BufWriter::with_capacity(BUF_SIZE, Box::new(f)),
+                    target: Target::Stdout,
+                });
             }
         }
         if dest.exists() && !force {
@@ -223,6 +238,14 @@ mod tests {
         drop(s);
         assert_eq!(fs::read(&dest).unwrap(), b"hello");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn devices_are_written_in_place() {
+        let mut s = Sink::file(Path::new("/dev/null"), false, None).unwrap();
+        s.writer().write_all(b"gone").unwrap();
+        s.commit().unwrap();
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
     }
 
     #[test]
