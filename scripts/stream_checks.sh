@@ -63,7 +63,7 @@ garbage() {
     echo "garbage: encoded bytes [$at, $((at + (1 << 20))))"
     local rc=0
     "$TC" decode "$SCRATCH/g.tc" -o "$SCRATCH/g.out" --json 2> "$SCRATCH/g.json" || rc=$?
-    echo "decode exit $rc; report: $(tail -n 1 "$SCRATCH/g.json")"
+    echo "decode exit $rc; report: $(grep '^{' "$SCRATCH/g.json" | tail -n 1)"
     [ "$rc" = 2 ] || fail "garbage: expected exit 2, got $rc"
     [ ! -e "$SCRATCH/g.out" ] || fail "garbage: output written without --keep-damaged"
     rc=0
@@ -74,7 +74,7 @@ garbage() {
 import json, sys
 orig = open(sys.argv[1], 'rb').read()
 out = open(sys.argv[2], 'rb').read()
-rep = json.loads(open(sys.argv[3]).read().strip().splitlines()[-1])
+rep = json.loads([l for l in open(sys.argv[3]) if l.startswith("{")][-1])
 ranges = rep["damaged_ranges"]
 assert len(out) == len(orig), (len(out), len(orig))
 pos = 0

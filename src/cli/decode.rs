@@ -139,12 +139,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print_report(&title, &rep, dec.header(), args.json, false, args.quiet);
     if code == EXIT_OK || args.keep_damaged {
         sink.commit()?;
-        if code != EXIT_OK && !args.quiet {
+        if code != EXIT_OK && !args.quiet && !args.json {
             eprintln!("tilecode: damaged output kept in {to}");
         }
     } else {
         drop(sink);
-        if !args.quiet {
+        if !args.quiet && !args.json {
             eprintln!(
                 "tilecode: damage not repaired; no output written (--keep-damaged writes the best-effort data)"
             );
