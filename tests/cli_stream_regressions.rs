@@ -84,3 +84,22 @@ fn one_mebibyte_through_the_cli() {
         .code(0);
     assert!(dec.get_output().stdout == data);
 }
+
+/// Found by the `roundtrip_damage` fuzz target (artifact
+/// `crash-6c8c247b7145a8408db1ccdbd7a8a95cd272bb0e`): two bytes of data, alien:9x9, D = 512,
+/// chunks of 2536 bytes. The only chunk is short but needs the one group a full chunk has, and
+/// was decoded as a full chunk: "its tail does not name chunk 0 of 2536 bytes".
+#[test]
+fn fuzz_two_bytes_in_a_one_group_chunk() {
+    let o = Options {
+        code: "alien:9x9".parse().unwrap(),
+        interleave: 512,
+        chunk_size: 2536,
+    };
+    let data = [255u8, 255];
+    let enc = stream::encode(&data, &o).unwrap();
+    let (out, rep) = stream::decode(&enc).expect("a clean stream decodes");
+    assert_eq!(out.as_ref(), &data[..]);
+    assert_eq!(rep.bytes_out, 2);
+    assert!(rep.checksum_ok);
+}
