@@ -2,6 +2,7 @@
 //! The one-shot functions and both I/O adapters are thin layers over [`EncodeCore`] and
 //! [`DecodeCore`], so that every path applies the same checks in the same order.
 
+use super::crc::Shift;
 use super::format::{
     self, BLOCK, Layout, TAIL, Trailer, header_block, parse_tail, read_trailer, region_bytes,
     tail_bytes, trailer_block,
@@ -60,6 +61,26 @@ pub fn row_positions(code: &dyn BlockCode) -> Vec<u32> {
     rows
 }
 
+/// The `k` data rows of one lane block as contiguous rows of `8 B` bytes: the group payload
+/// itself when a row is one block, else gathered into `buf`.
+#[inline]
+fn block_rows<'a, const B: usize>(
+    data: &'a [u8],
+    k: usize,
+    rb: usize,
+    off: usize,
+    buf: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    if rb == 8 * B {
+        return &data[..k * rb];
+    }
+    buf.clear();
+    for row in data.chunks_exact(rb).take(k) {
+        buf.extend_from_slice(&row[off..off + 8 * B]);
+    }
+    buf
+}
+
 /// The block width (in 64-bit words) used for a row of `words` words.
 fn block_words(words: usize) -> usize {
     [8, 4, 2, 1]
@@ -69,8 +90,8 @@ fn block_words(words: usize) -> usize {
 }
 
 impl Codec {
-    /// Builds the codec for a layout.
-    pub fn new(layout: Layout) -> Codec {
+    /// Builds the codec for a layout; `decoding` also builds the single-error table.
+    pub fn new(layout: Layout, decoding: bool) -> Codec {
         let code = code::build(&layout.spec);
         let kernel = Kernel::for_code(code.as_ref());
         let n = code.n();
@@ -89,7 +110,9 @@ impl Codec {
             row_of_pos,
             table: Vec::new(),
         };
-        codec.table = codec.single_error_table();
+        if decoding {
+            codec.table = codec.single_error_table();
+        }
         codec
     }
 
@@ -100,7 +123,7 @@ impl Codec {
         if r == 0 || r > 128 || n > FAST_TABLE_MAX_N || self.code.t() == 0 {
             return Vec::new();
         }
-        // One lane (lane 0) per row, rows of 8 bytes.
+        // One lane (lane 0) per row, rows of 8 bytes, one after the other.
         let mut data = vec![0u8; k * 8];
         let mut par = vec![V::<1>::zero(); r];
         let mut scratch = vec![V::<1>::zero(); self.kernel.scratch_len()];
@@ -108,7 +131,7 @@ impl Codec {
         for row in 0..n {
             let key: u128 = if row < k {
                 data[row * 8] = 1;
-                self.kernel.parity(&data, 8, 0, &mut par, &mut scratch);
+                self.kernel.parity(&data, &mut par, &mut scratch);
                 data[row * 8] = 0;
                 par.iter()
                     .enumerate()
@@ -150,10 +173,16 @@ impl Codec {
     }
 
     fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut Vec<u8>) {
-        let (gd, rb, r) = (self.layout.group_data, self.layout.row_bytes, self.r);
+        let (gd, rb, r, k) = (
+            self.layout.group_data,
+            self.layout.row_bytes,
+            self.r,
+            self.layout.k,
+        );
         debug_assert_eq!(data.len() % gd, 0);
         let mut par = vec![V::<B>::zero(); r];
         let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
+        let mut gather = Vec::new();
         out.reserve(data.len() / gd * self.layout.group_bytes);
         for g in data.chunks_exact(gd) {
             out.extend_from_slice(g);
@@ -161,7 +190,8 @@ impl Codec {
             out.resize(base + r * rb, 0);
             let dst = &mut out[base..];
             for off in (0..rb).step_by(8 * B) {
-                self.kernel.parity(g, rb, off, &mut par, &mut scratch);
+                let rows = block_rows::<B>(g, k, rb, off, &mut gather);
+                self.kernel.parity(rows, &mut par, &mut scratch);
                 for (q, v) in par.iter().enumerate() {
                     v.store(&mut dst[q * rb + off..]);
                 }
@@ -213,6 +243,7 @@ impl Codec {
         debug_assert_eq!(enc.len() % gb, 0);
         let mut syn = vec![V::<B>::zero(); r];
         let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
+        let mut gather = Vec::new();
         out.reserve(enc.len() / gb * gd);
         let first_group = stats.codewords as usize / l.interleave;
         for (g, genc) in enc.chunks_exact(gb).enumerate() {
@@ -220,7 +251,8 @@ impl Codec {
             out.extend_from_slice(&genc[..gd]);
             stats.codewords += l.interleave as u64;
             for off in (0..rb).step_by(8 * B) {
-                self.kernel.parity(genc, rb, off, &mut syn, &mut scratch);
+                let rows = block_rows::<B>(&genc[..gd], k, rb, off, &mut gather);
+                self.kernel.parity(rows, &mut syn, &mut scratch);
                 let mut nz = V::<B>::zero();
                 for (q, s) in syn.iter_mut().enumerate() {
                     *s ^= V::load(&genc[(k + q) * rb + off..]);
@@ -393,6 +425,8 @@ pub struct ChunkCheck {
 #[derive(Debug)]
 pub struct EncodeCore {
     codec: Codec,
+    /// Appends a full chunk's length of zeros to a CRC.
+    full: Shift,
     header: [u8; BLOCK],
     index: u64,
     total: u64,
@@ -404,7 +438,8 @@ impl EncodeCore {
     pub fn new(layout: Layout) -> EncodeCore {
         let header = header_block(&layout);
         EncodeCore {
-            codec: Codec::new(layout),
+            full: Shift::new(layout.chunk_size),
+            codec: Codec::new(layout, false),
             header,
             index: 0,
             total: 0,
@@ -426,7 +461,7 @@ impl EncodeCore {
     pub fn chunk(&mut self, data: &[u8], out: &mut Vec<u8>) {
         debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
         let crc = self.codec.encode_chunk(data, self.index, out);
-        self.crc = crc32c::crc32c_combine(self.crc, crc, data.len());
+        self.crc = combine(&self.full, self.crc, crc, data.len());
         self.index += 1;
         self.total += data.len() as u64;
     }
@@ -447,6 +482,7 @@ impl EncodeCore {
 #[derive(Debug)]
 pub struct DecodeCore {
     codec: Codec,
+    full: Shift,
     header: Header,
     header_crc: u32,
     lenient: bool,
@@ -470,7 +506,8 @@ impl DecodeCore {
             ..Report::default()
         };
         DecodeCore {
-            codec: Codec::new(layout),
+            full: Shift::new(layout.chunk_size),
+            codec: Codec::new(layout, true),
             header,
             header_crc: format::block_crc(block),
             lenient: false,
@@ -517,7 +554,7 @@ impl DecodeCore {
         r.corrected_bits += check.stats.corrected_bits;
         r.uncorrectable_codewords += check.stats.uncorrectable;
         r.chunks += 1;
-        self.crc = crc32c::crc32c_combine(self.crc, check.crc, len);
+        self.crc = combine(&self.full, self.crc, check.crc, len);
         let index = self.index;
         self.index += 1;
         if !check.ok {
@@ -644,6 +681,15 @@ impl DecodeCore {
     }
 }
 
+/// `crc(A ++ B)`, with the prepared operator when `B` is a full chunk.
+fn combine(full: &Shift, crc_a: u32, crc_b: u32, len_b: usize) -> u32 {
+    if len_b == full.bytes() {
+        full.combine(crc_a, crc_b)
+    } else {
+        Shift::new(len_b).combine(crc_a, crc_b)
+    }
+}
+
 /// Appends `[a, b)` to sorted, merged ranges (ranges arrive in increasing order).
 fn push_range(ranges: &mut Vec<(u64, u64)>, a: u64, b: u64) {
     if a >= b {
@@ -652,5 +698,217 @@ fn push_range(ranges: &mut Vec<(u64, u64)>, a: u64, b: u64) {
     match ranges.last_mut() {
         Some(last) if last.1 >= a => last.1 = last.1.max(b),
         _ => ranges.push((a, b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::Spec;
+    use crate::stream::naive;
+    use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+
+    /// A small spec of any family, with every alien shape.
+    #[derive(Clone, Debug)]
+    struct AnySpec(Spec);
+
+    impl Arbitrary for AnySpec {
+        fn arbitrary(g: &mut Gen) -> Self {
+            let pick = |g: &mut Gen, lo: usize, hi: usize| lo + usize::arbitrary(g) % (hi - lo + 1);
+            let spec = match u8::arbitrary(g) % 6 {
+                0 | 1 => Spec::Alien {
+                    rows: pick(g, 1, 12),
+                    cols: pick(g, 1, 12),
+                },
+                2 => Spec::Secded(pick(g, 4, 140)),
+                3 => Spec::Hamming(pick(g, 3, 140)),
+                4 => Spec::Repetition(pick(g, 1, 9)),
+                _ => Spec::Parity(pick(g, 2, 40)),
+            };
+            AnySpec(spec)
+        }
+    }
+
+    fn layout(spec: &Spec, d: usize) -> Layout {
+        Layout::new(spec, d, 0).unwrap()
+    }
+
+    fn bytes(seed: u64, len: usize) -> Vec<u8> {
+        use rand::{RngCore, SeedableRng};
+        let mut v = vec![0u8; len];
+        rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut v);
+        v
+    }
+
+    const DEPTHS: [usize; 5] = [64, 128, 192, 512, 1024];
+
+    fn encode_matches(spec: AnySpec, seed: u64, depth: u8, groups: u8) -> TestResult {
+        let d = DEPTHS[depth as usize % DEPTHS.len()];
+        let l = layout(&spec.0, d);
+        let codec = Codec::new(l.clone(), false);
+        let groups = 1 + groups as usize % 3;
+        let data = bytes(seed, groups * l.group_data);
+        let mut fast = Vec::new();
+        codec.encode_groups(&data, &mut fast);
+        let code = code::build(&spec.0);
+        let naive: Vec<u8> = data
+            .chunks(l.group_data)
+            .flat_map(|g| naive::encode_group(code.as_ref(), d, g))
+            .collect();
+        TestResult::from_bool(fast == naive)
+    }
+
+    #[test]
+    fn bit_sliced_encoding_matches_the_per_codeword_reference() {
+        QuickCheck::new()
+            .tests(300)
+            .quickcheck(encode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+    }
+
+    #[test]
+    fn every_family_and_shape_encodes_like_the_reference() {
+        let mut specs: Vec<Spec> = Vec::new();
+        for m in 1..=8 {
+            for n in 1..=8 {
+                specs.push(Spec::Alien { rows: m, cols: n });
+            }
+        }
+        specs.extend((4..=80).map(Spec::Secded));
+        specs.extend((3..=80).map(Spec::Hamming));
+        specs.extend((1..=5).map(Spec::Repetition));
+        specs.extend((2..=9).map(Spec::Parity));
+        for (i, spec) in specs.into_iter().enumerate() {
+            assert!(
+                !encode_matches(AnySpec(spec), i as u64, i as u8, 0).is_failure(),
+                "{spec}"
+            );
+        }
+    }
+
+    /// Flips `errors[lane]` random bits of each lane of one group.
+    fn damage(enc: &mut [u8], l: &Layout, seed: u64, max_errors: usize) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for lane in 0..l.interleave {
+            let e = rng.gen_range(0..=max_errors);
+            for _ in 0..e {
+                let row = rng.gen_range(0..l.n);
+                enc[row * l.row_bytes + lane / 8] ^= 1 << (lane % 8);
+            }
+        }
+    }
+
+    fn decode_matches(spec: AnySpec, seed: u64, depth: u8, max_errors: u8) -> TestResult {
+        let d = DEPTHS[depth as usize % DEPTHS.len()];
+        let l = layout(&spec.0, d);
+        let codec = Codec::new(l.clone(), true);
+        let data = bytes(seed, l.group_data);
+        let mut enc = Vec::new();
+        codec.encode_groups(&data, &mut enc);
+        damage(&mut enc, &l, seed ^ 1, max_errors as usize % 4);
+        let mut out = Vec::new();
+        let mut stats = ChunkStats::default();
+        codec.decode_groups(&enc, &mut out, &mut stats);
+        let code = code::build(&spec.0);
+        let reference = naive::decode_group(code.as_ref(), d, &enc);
+        let lanes: Vec<usize> = stats
+            .bad_lanes
+            .iter()
+            .flat_map(|(_, mask)| {
+                (0..d).filter(move |&lane| mask[lane / 64] >> (lane % 64) & 1 == 1)
+            })
+            .collect();
+        TestResult::from_bool(
+            out == reference.data
+                && stats.corrected_bits == reference.corrected_bits
+                && stats.uncorrectable == reference.uncorrectable.len() as u64
+                && lanes == reference.uncorrectable
+                && stats.codewords == d as u64,
+        )
+    }
+
+    #[test]
+    fn bit_sliced_decoding_matches_the_per_codeword_reference() {
+        QuickCheck::new()
+            .tests(300)
+            .quickcheck(decode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+    }
+
+    #[test]
+    fn single_errors_use_the_table_for_t1_codes() {
+        for spec in [
+            "alien:9x9",
+            "alien:3x3",
+            "secded:72",
+            "hamming:7",
+            "repetition:5",
+        ] {
+            let l = layout(&spec.parse().unwrap(), 64);
+            let codec = Codec::new(l.clone(), true);
+            assert_eq!(codec.table.len(), l.n, "{spec}");
+        }
+        let codec = Codec::new(layout(&"parity:9".parse().unwrap(), 64), true);
+        assert!(codec.table.is_empty());
+    }
+}
+#[cfg(test)]
+mod micro {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn micro_kernel() {
+        for spec in ["alien:9x9", "secded:72"] {
+            let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+            let codec = Codec::new(l.clone(), false);
+            let data: Vec<u8> = (0..l.group_data * 2000)
+                .map(|i| (i * 31 % 251) as u8)
+                .collect();
+            let mut par = vec![V::<1>::zero(); codec.r];
+            let mut scr = vec![V::<1>::zero(); codec.kernel.scratch_len()];
+            let t = std::time::Instant::now();
+            let mut acc = 0u64;
+            for _ in 0..100 {
+                for g in data.chunks_exact(l.group_data) {
+                    codec.kernel.parity(g, &mut par, &mut scr);
+                    acc ^= par[0].0[0];
+                }
+            }
+            let dt = t.elapsed();
+            println!(
+                "{spec}: kernel {:.1} ns/group ({acc})",
+                dt.as_nanos() as f64 / 200000.0
+            );
+            let mut out = Vec::with_capacity(l.group_bytes * 2000);
+            let t = std::time::Instant::now();
+            for _ in 0..100 {
+                out.clear();
+                codec.encode_groups(&data, &mut out);
+            }
+            let dt = t.elapsed();
+            println!(
+                "{spec}: encode_groups {:.1} ns/group",
+                dt.as_nanos() as f64 / 200000.0
+            );
+            let t = std::time::Instant::now();
+            for _ in 0..100 {
+                acc ^= crc32c::crc32c(&data) as u64;
+            }
+            let dt = t.elapsed();
+            println!(
+                "{spec}: crc {:.1} ns/group",
+                dt.as_nanos() as f64 / 200000.0
+            );
+            let mut o2 = vec![0u8; data.len()];
+            let t = std::time::Instant::now();
+            for _ in 0..100 {
+                o2.copy_from_slice(&data);
+            }
+            let dt = t.elapsed();
+            println!(
+                "{spec}: memcpy {:.1} ns/group {}",
+                dt.as_nanos() as f64 / 200000.0,
+                o2[5]
+            );
+        }
     }
 }

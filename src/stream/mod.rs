@@ -20,6 +20,7 @@
 
 pub mod bench;
 mod codec;
+mod crc;
 pub mod format;
 pub mod kernel;
 pub mod naive;
