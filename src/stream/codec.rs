@@ -162,8 +162,9 @@ impl Codec {
         unique
     }
 
-    /// Encodes whole groups: `data` is a multiple of the group payload; appends the groups.
-    pub fn encode_groups(&self, data: &[u8], out: &mut Vec<u8>) {
+    /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
+    /// of groups.
+    pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
         match block_words(self.layout.row_bytes / 8) {
             8 => self.encode_groups_b::<8>(data, out),
             4 => self.encode_groups_b::<4>(data, out),
@@ -172,58 +173,58 @@ impl Codec {
         }
     }
 
-    fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut Vec<u8>) {
-        let (gd, rb, r, k) = (
-            self.layout.group_data,
-            self.layout.row_bytes,
-            self.r,
-            self.layout.k,
-        );
-        debug_assert_eq!(data.len() % gd, 0);
-        let mut par = vec![V::<B>::zero(); r];
+    fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut [u8]) {
+        let l = &self.layout;
+        let (gd, gb, rb, k) = (l.group_data, l.group_bytes, l.row_bytes, l.k);
+        debug_assert_eq!(data.len() / gd * gb, out.len());
+        let mut par = vec![V::<B>::zero(); self.r];
         let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
         let mut gather = Vec::new();
-        out.reserve(data.len() / gd * self.layout.group_bytes);
-        for g in data.chunks_exact(gd) {
-            out.extend_from_slice(g);
-            let base = out.len();
-            out.resize(base + r * rb, 0);
-            let dst = &mut out[base..];
+        for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+            let (odata, opar) = o.split_at_mut(gd);
+            odata.copy_from_slice(g);
             for off in (0..rb).step_by(8 * B) {
                 let rows = block_rows::<B>(g, k, rb, off, &mut gather);
                 self.kernel.parity(rows, &mut par, &mut scratch);
-                for (q, v) in par.iter().enumerate() {
-                    v.store(&mut dst[q * rb + off..]);
+                for (v, dst) in par.iter().zip(opar.chunks_exact_mut(rb)) {
+                    v.store(&mut dst[off..]);
                 }
             }
         }
     }
 
-    /// Encodes one chunk (`1..=chunk_size` bytes, or 0 never) and returns its CRC-32C.
-    pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut Vec<u8>) -> u32 {
-        let gd = self.layout.group_data;
+    /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
+    /// returns its CRC-32C.
+    pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let groups = self.layout.groups_for(data.len());
+        debug_assert_eq!(out.len(), groups * gb);
         let area = groups * gd;
-        let direct = data.len().min(area - TAIL) / gd * gd;
+        let direct = data.len().min(area - TAIL) / gd;
+        let (out_direct, out_last) = out.split_at_mut(direct * gb);
         let mut crc = 0;
-        // Per group, so the CRC reads bytes the copy just brought into cache.
-        for g in data[..direct].chunks(gd * 16) {
-            self.encode_groups(g, out);
-            crc = crc32c::crc32c_append(crc, g);
+        // A few groups at a time, so the CRC reads bytes the copy just brought into cache.
+        const STEP: usize = 16;
+        for (d, o) in data[..direct * gd]
+            .chunks(gd * STEP)
+            .zip(out_direct.chunks_mut(gb * STEP))
+        {
+            self.encode_groups(d, o);
+            crc = crc32c::crc32c_append(crc, d);
         }
-        let rest = &data[direct..];
+        let rest = &data[direct * gd..];
         crc = crc32c::crc32c_append(crc, rest);
-        let mut last = vec![0u8; area - direct];
+        let mut last = vec![0u8; area - direct * gd];
         last[..rest.len()].copy_from_slice(rest);
         let at = last.len() - TAIL;
         last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
-        self.encode_groups(&last, out);
+        self.encode_groups(&last, out_last);
         crc
     }
 
-    /// Decodes whole groups (`enc` is a multiple of the group size), appending their payload
-    /// to `out` and correcting it there.
-    pub fn decode_groups(&self, enc: &[u8], out: &mut Vec<u8>, stats: &mut ChunkStats) {
+    /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
+    /// `out`, correcting it there.
+    pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
         match block_words(self.layout.row_bytes / 8) {
             8 => self.decode_groups_b::<8>(enc, out, stats),
             4 => self.decode_groups_b::<4>(enc, out, stats),
@@ -232,58 +233,68 @@ impl Codec {
         }
     }
 
-    fn decode_groups_b<const B: usize>(
-        &self,
-        enc: &[u8],
-        out: &mut Vec<u8>,
-        stats: &mut ChunkStats,
-    ) {
+    fn decode_groups_b<const B: usize>(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
         let l = &self.layout;
-        let (gd, gb, rb, r, k) = (l.group_data, l.group_bytes, l.row_bytes, self.r, l.k);
-        debug_assert_eq!(enc.len() % gb, 0);
-        let mut syn = vec![V::<B>::zero(); r];
+        let (gd, gb, rb, k) = (l.group_data, l.group_bytes, l.row_bytes, l.k);
+        debug_assert_eq!(enc.len() / gb * gd, out.len());
+        let mut syn = vec![V::<B>::zero(); self.r];
         let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
         let mut gather = Vec::new();
-        out.reserve(enc.len() / gb * gd);
         let first_group = stats.codewords as usize / l.interleave;
-        for (g, genc) in enc.chunks_exact(gb).enumerate() {
-            let base = out.len();
-            out.extend_from_slice(&genc[..gd]);
+        for (g, (genc, o)) in enc
+            .chunks_exact(gb)
+            .zip(out.chunks_exact_mut(gd))
+            .enumerate()
+        {
+            let (edata, epar) = genc.split_at(gd);
+            o.copy_from_slice(edata);
             stats.codewords += l.interleave as u64;
             for off in (0..rb).step_by(8 * B) {
-                let rows = block_rows::<B>(&genc[..gd], k, rb, off, &mut gather);
+                let rows = block_rows::<B>(edata, k, rb, off, &mut gather);
                 self.kernel.parity(rows, &mut syn, &mut scratch);
                 let mut nz = V::<B>::zero();
-                for (q, s) in syn.iter_mut().enumerate() {
-                    *s ^= V::load(&genc[(k + q) * rb + off..]);
+                for (s, prow) in syn.iter_mut().zip(epar.chunks_exact(rb)) {
+                    *s ^= V::load(&prow[off..]);
                     nz = nz | *s;
                 }
                 if nz.is_zero() {
                     continue;
                 }
-                for t in 0..B {
-                    let mut word = nz.0[t];
-                    while word != 0 {
-                        let bit = word.trailing_zeros() as usize;
-                        word &= word - 1;
-                        let lane = (off / 8 + t) * 64 + bit;
-                        let key = syn.iter().enumerate().fold(0u128, |a, (q, s)| {
-                            a | ((((s.0[t] >> bit) & 1) as u128) << q)
-                        });
-                        let ok = self.fix_lane(genc, &mut out[base..], lane, key, stats);
-                        if !ok {
-                            stats.uncorrectable += 1;
-                            let group = first_group + g;
-                            match stats.bad_lanes.last_mut() {
-                                Some((gg, mask)) if *gg == group => {
-                                    mask[lane / 64] |= 1 << (lane % 64)
-                                }
-                                _ => {
-                                    let mut mask = vec![0u64; l.interleave / 64];
-                                    mask[lane / 64] |= 1 << (lane % 64);
-                                    stats.bad_lanes.push((group, mask));
-                                }
-                            }
+                self.fix_block(genc, o, off, &syn, nz, first_group + g, stats);
+            }
+        }
+    }
+
+    /// Per-lane work for a lane block with a nonzero syndrome.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn fix_block<const B: usize>(
+        &self,
+        genc: &[u8],
+        out: &mut [u8],
+        off: usize,
+        syn: &[V<B>],
+        nz: V<B>,
+        group: usize,
+        stats: &mut ChunkStats,
+    ) {
+        for t in 0..B {
+            let mut word = nz.0[t];
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let lane = (off / 8 + t) * 64 + bit;
+                let key = syn.iter().enumerate().fold(0u128, |a, (q, s)| {
+                    a | ((((s.0[t] >> bit) & 1) as u128) << q)
+                });
+                if !self.fix_lane(genc, out, lane, key, stats) {
+                    stats.uncorrectable += 1;
+                    match stats.bad_lanes.last_mut() {
+                        Some((gg, mask)) if *gg == group => mask[lane / 64] |= 1 << (lane % 64),
+                        _ => {
+                            let mut mask = vec![0u64; self.layout.interleave / 64];
+                            mask[lane / 64] |= 1 << (lane % 64);
+                            stats.bad_lanes.push((group, mask));
                         }
                     }
                 }
@@ -334,23 +345,16 @@ impl Codec {
         }
     }
 
-    /// Decodes one chunk of `enc.len() / group_bytes` groups carrying `len` payload bytes:
-    /// appends the payload to `out` and checks the tail.
-    pub fn decode_chunk(
-        &self,
-        enc: &[u8],
-        index: u64,
-        len: usize,
-        out: &mut Vec<u8>,
-    ) -> ChunkCheck {
-        let start = out.len();
+    /// Decodes one chunk of `enc.len() / group_bytes` groups carrying `len` payload bytes
+    /// into `out` (the chunk's payload area, `groups * group_data` bytes, of which the first
+    /// `len` are the payload) and checks the tail.
+    pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
         let mut stats = ChunkStats::default();
         self.decode_groups(enc, out, &mut stats);
-        let area = out.len() - start;
-        let (t_index, t_len, t_crc) = parse_tail(&out[start + area - TAIL..start + area]);
-        out.truncate(start + len);
-        let crc = crc32c::crc32c(&out[start..]);
-        let ok = t_crc == crc && t_index == index && t_len as usize == len;
+        let (t_index, t_len, t_crc) = parse_tail(&out[out.len() - TAIL..]);
+        let crc = crc32c::crc32c(&out[..len]);
+        let tail_ok = t_index == index && t_len as usize == len;
+        let ok = t_crc == crc && tail_ok;
         let ranges = if ok {
             Vec::new()
         } else if stats.bad_lanes.is_empty() {
@@ -362,7 +366,7 @@ impl Codec {
             stats,
             crc,
             stored_crc: t_crc,
-            tail_ok: t_index == index && t_len as usize == len,
+            tail_ok,
             ok,
             ranges,
         }
@@ -453,28 +457,34 @@ impl EncodeCore {
     }
 
     /// Appends the header region.
-    pub fn start(&self, out: &mut Vec<u8>) {
-        region_bytes(&self.header, self.codec.layout.slot, out);
+    pub fn start(&self, out: &mut Buf) {
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&self.header, self.codec.layout.slot, &mut region);
+        out.extend(&region);
     }
 
     /// Appends one chunk (`1..=chunk_size` bytes).
-    pub fn chunk(&mut self, data: &[u8], out: &mut Vec<u8>) {
+    pub fn chunk(&mut self, data: &[u8], out: &mut Buf) {
         debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
-        let crc = self.codec.encode_chunk(data, self.index, out);
+        let l = &self.codec.layout;
+        let dst = out.grow(l.groups_for(data.len()) * l.group_bytes);
+        let crc = self.codec.encode_chunk(data, self.index, dst);
         self.crc = combine(&self.full, self.crc, crc, data.len());
         self.index += 1;
         self.total += data.len() as u64;
     }
 
     /// Appends the trailer region.
-    pub fn finish(&self, out: &mut Vec<u8>) {
+    pub fn finish(&self, out: &mut Buf) {
         let t = Trailer {
             total_len: self.total,
             chunks: self.index,
             crc: self.crc,
         };
         let block = trailer_block(&t, format::block_crc(&self.header));
-        region_bytes(&block, self.codec.layout.slot, out);
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&block, self.codec.layout.slot, &mut region);
+        out.extend(&region);
     }
 }
 
@@ -544,10 +554,13 @@ impl DecodeCore {
 
     /// Decodes the chunk `enc` carrying `len` bytes, appending to `out`. In strict mode an
     /// unverified chunk is an error and nothing of it is appended.
-    fn chunk_of(&mut self, enc: &[u8], len: usize, out: &mut Vec<u8>) -> Result<()> {
+    fn chunk_of(&mut self, enc: &[u8], len: usize, out: &mut Buf) -> Result<()> {
         let start = out.len();
-        let offset = self.index * self.codec.layout.chunk_size as u64;
-        let check = self.codec.decode_chunk(enc, self.index, len, out);
+        let l = &self.codec.layout;
+        let offset = self.index * l.chunk_size as u64;
+        let area = out.grow(enc.len() / l.group_bytes * l.group_data);
+        let check = self.codec.decode_chunk(enc, self.index, len, area);
+        out.truncate(start + len);
         let r = &mut self.report;
         r.bytes_in += enc.len() as u64;
         r.codewords += check.stats.codewords;
@@ -594,7 +607,7 @@ impl DecodeCore {
 
     /// Decodes a full chunk (`enc.len() == chunk_bytes`), known not to be the last bytes
     /// before the trailer.
-    pub fn chunk(&mut self, enc: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    pub fn chunk(&mut self, enc: &[u8], out: &mut Buf) -> Result<()> {
         debug_assert_eq!(enc.len(), self.codec.layout.chunk_bytes);
         let len = self.codec.layout.chunk_size;
         self.chunk_of(enc, len, out)
@@ -602,7 +615,7 @@ impl DecodeCore {
 
     /// Decodes everything after the full chunks: the last (short) chunk, if any, and the
     /// trailer, then checks the whole stream.
-    pub fn finish(&mut self, rest: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    pub fn finish(&mut self, rest: &[u8], out: &mut Buf) -> Result<()> {
         let l = self.codec.layout.clone();
         let region = l.region();
         let truncated = |reason: String| Error::Truncated { reason };
@@ -681,6 +694,64 @@ impl DecodeCore {
     }
 }
 
+/// An output buffer that reuses initialised memory: the first `len` bytes are in use, and the
+/// vector may hold more bytes, already initialised, that growing reuses without zeroing them
+/// again (so a buffer reused across calls costs no memset).
+#[derive(Debug, Default)]
+pub struct Buf {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Buf {
+    /// An empty buffer over a vector's memory (its contents are overwritten).
+    pub fn from_vec(bytes: Vec<u8>) -> Buf {
+        Buf { bytes, len: 0 }
+    }
+
+    /// Bytes in use.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bytes in use.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// Makes `n` more bytes in use and returns them (contents unspecified).
+    pub fn grow(&mut self, n: usize) -> &mut [u8] {
+        let end = self.len + n;
+        if self.bytes.len() < end {
+            self.bytes.resize(end, 0);
+        }
+        let s = &mut self.bytes[self.len..end];
+        self.len = end;
+        s
+    }
+
+    /// Appends bytes.
+    pub fn extend(&mut self, src: &[u8]) {
+        self.grow(src.len()).copy_from_slice(src);
+    }
+
+    /// Keeps the first `len` bytes in use.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Nothing in use.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The bytes in use, as a vector.
+    pub fn into_vec(mut self) -> Vec<u8> {
+        self.bytes.truncate(self.len);
+        self.bytes
+    }
+}
+
 /// `crc(A ++ B)`, with the prepared operator when `B` is a full chunk.
 fn combine(full: &Shift, crc_a: u32, crc_b: u32, len_b: usize) -> u32 {
     if len_b == full.bytes() {
@@ -748,7 +819,7 @@ mod tests {
         let codec = Codec::new(l.clone(), false);
         let groups = 1 + groups as usize % 3;
         let data = bytes(seed, groups * l.group_data);
-        let mut fast = Vec::new();
+        let mut fast = vec![0u8; groups * l.group_bytes];
         codec.encode_groups(&data, &mut fast);
         let code = code::build(&spec.0);
         let naive: Vec<u8> = data
@@ -803,10 +874,10 @@ mod tests {
         let l = layout(&spec.0, d);
         let codec = Codec::new(l.clone(), true);
         let data = bytes(seed, l.group_data);
-        let mut enc = Vec::new();
+        let mut enc = vec![0u8; l.group_bytes];
         codec.encode_groups(&data, &mut enc);
         damage(&mut enc, &l, seed ^ 1, max_errors as usize % 4);
-        let mut out = Vec::new();
+        let mut out = vec![0u8; l.group_data];
         let mut stats = ChunkStats::default();
         codec.decode_groups(&enc, &mut out, &mut stats);
         let code = code::build(&spec.0);
@@ -854,60 +925,54 @@ mod tests {
 #[cfg(test)]
 mod micro {
     use super::*;
+
+    fn best(mut f: impl FnMut()) -> f64 {
+        (0..30)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                f();
+                t.elapsed().as_nanos() as f64 / 2000.0
+            })
+            .fold(f64::MAX, f64::min)
+    }
+
     #[test]
     #[ignore]
     fn micro_kernel() {
-        for spec in ["alien:9x9", "secded:72"] {
+        let specs = std::env::var("MICRO_SPECS").unwrap_or("alien:9x9,secded:72".into());
+        for spec in specs.split(",") {
             let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
-            let codec = Codec::new(l.clone(), false);
+            let codec = Codec::new(l.clone(), true);
             let data: Vec<u8> = (0..l.group_data * 2000)
                 .map(|i| (i * 31 % 251) as u8)
                 .collect();
             let mut par = vec![V::<1>::zero(); codec.r];
             let mut scr = vec![V::<1>::zero(); codec.kernel.scratch_len()];
-            let t = std::time::Instant::now();
+            #[inline(never)]
+            fn kern(k: &Kernel, g: &[u8], par: &mut [V<1>], scr: &mut [V<1>]) {
+                k.parity(g, par, scr)
+            }
             let mut acc = 0u64;
-            for _ in 0..100 {
+            let k = best(|| {
                 for g in data.chunks_exact(l.group_data) {
-                    codec.kernel.parity(g, &mut par, &mut scr);
+                    kern(&codec.kernel, g, &mut par, &mut scr);
                     acc ^= par[0].0[0];
                 }
-            }
-            let dt = t.elapsed();
-            println!(
-                "{spec}: kernel {:.1} ns/group ({acc})",
-                dt.as_nanos() as f64 / 200000.0
-            );
-            let mut out = Vec::with_capacity(l.group_bytes * 2000);
-            let t = std::time::Instant::now();
-            for _ in 0..100 {
-                out.clear();
+            });
+            let mut out = vec![0u8; l.group_bytes * 2000];
+            let e = best(|| {
                 codec.encode_groups(&data, &mut out);
-            }
-            let dt = t.elapsed();
-            println!(
-                "{spec}: encode_groups {:.1} ns/group",
-                dt.as_nanos() as f64 / 200000.0
-            );
-            let t = std::time::Instant::now();
-            for _ in 0..100 {
-                acc ^= crc32c::crc32c(&data) as u64;
-            }
-            let dt = t.elapsed();
-            println!(
-                "{spec}: crc {:.1} ns/group",
-                dt.as_nanos() as f64 / 200000.0
-            );
+            });
+            let mut dec = vec![0u8; l.group_data * 2000];
+            let d = best(|| {
+                let mut st = ChunkStats::default();
+                codec.decode_groups(&out, &mut dec, &mut st);
+            });
+            let c = best(|| acc ^= crc32c::crc32c(&data) as u64);
             let mut o2 = vec![0u8; data.len()];
-            let t = std::time::Instant::now();
-            for _ in 0..100 {
-                o2.copy_from_slice(&data);
-            }
-            let dt = t.elapsed();
+            let m = best(|| o2.copy_from_slice(&data));
             println!(
-                "{spec}: memcpy {:.1} ns/group {}",
-                dt.as_nanos() as f64 / 200000.0,
-                o2[5]
+                "{spec} ns/group: kernel {k:.1} encode_groups {e:.1} decode_groups {d:.1} crc {c:.1} memcpy {m:.1} ({acc})"
             );
         }
     }

@@ -196,7 +196,7 @@ impl Kernel {
             Kernel::AlienOddOdd { m, n }
             | Kernel::AlienEvenOdd { m, n }
             | Kernel::AlienOddEven { m, n } => m + n,
-            Kernel::Hamming { grid_rows, .. } => 8 + grid_rows,
+            Kernel::Hamming { grid_rows, .. } => *grid_rows,
             _ => 0,
         }
     }
@@ -253,15 +253,19 @@ impl Kernel {
                 checks,
                 overall,
             } => {
-                let (cols, grid_par) = scratch.split_at_mut(8);
-                let grid_par = &mut grid_par[..*grid_rows];
-                cols.fill(V::zero());
+                let grid_par = &mut scratch[..*grid_rows];
                 grid_par.fill(V::zero());
+                let mut cols = [V::<B>::zero(); 8];
                 for run in runs {
                     let (mut t, o, mut len) = (run.t as usize, run.o as usize, run.len as usize);
                     if o == 0 && len >= 8 {
                         let whole = len / 8;
-                        grid(rows.take(8 * whole), 8, &mut grid_par[t..t + whole], cols);
+                        grid(
+                            rows.take(8 * whole),
+                            8,
+                            &mut grid_par[t..t + whole],
+                            &mut cols,
+                        );
                         t += whole;
                         len -= 8 * whole;
                     }
@@ -277,31 +281,31 @@ impl Kernel {
                     }
                     grid_par[t] ^= acc;
                 }
+                // Check b < 3 sums the columns with bit b set; check b >= 3 the grid rows
+                // with bit b - 3 set.
                 let (head, h) = out.split_at_mut(usize::from(*overall));
-                let mut all = V::zero();
-                for (b, hb) in h[..*checks].iter_mut().enumerate() {
-                    let mut acc = V::zero();
-                    if b < 3 {
-                        for (o, &c) in cols.iter().enumerate() {
-                            if o >> b & 1 == 1 {
-                                acc ^= c;
-                            }
-                        }
-                    } else {
-                        for (t, &g) in grid_par.iter().enumerate() {
-                            if t >> (b - 3) & 1 == 1 {
-                                acc ^= g;
-                            }
-                        }
+                let h = &mut h[..*checks];
+                h.fill(V::zero());
+                // Columns past the largest position are zero; their bits may exceed the checks.
+                let used = (1usize << (*checks).min(3)) - 1;
+                for (o, &c) in cols.iter().enumerate().take(used + 1).skip(1) {
+                    let mut bits = o;
+                    while bits != 0 {
+                        h[bits.trailing_zeros() as usize] ^= c;
+                        bits &= bits - 1;
                     }
-                    *hb = acc;
-                    all ^= acc;
+                }
+                let mut all = V::zero();
+                for (t, &g) in grid_par.iter().enumerate() {
+                    all ^= g;
+                    let mut bits = t;
+                    while bits != 0 {
+                        h[3 + bits.trailing_zeros() as usize] ^= g;
+                        bits &= bits - 1;
+                    }
                 }
                 if *overall {
-                    for &g in grid_par.iter() {
-                        all ^= g;
-                    }
-                    head[0] = all;
+                    head[0] = h.iter().fold(all, |a, &x| a ^ x);
                 }
             }
             &Kernel::Repetition { checks } => {
