@@ -259,7 +259,9 @@ fn decode_buf(data: &[u8], lenient: bool, buf: &mut Buf) -> Result<Report> {
     core.set_lenient(lenient);
     let l = core.layout().clone();
     let mut pos = l.region();
-    while data.len() - pos >= l.chunk_bytes + l.region() {
+    // A chunk is known to be full only when more than a trailer follows it: a short last
+    // chunk may take as many groups as a full one.
+    while data.len() - pos > l.chunk_bytes + l.region() {
         core.chunk(&data[pos..pos + l.chunk_bytes], buf)?;
         pos += l.chunk_bytes;
     }

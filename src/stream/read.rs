@@ -129,11 +129,13 @@ impl<R: Read> Decoder<R> {
         let l = self.core.layout();
         let (chunk, region) = (l.chunk_bytes, l.region());
         if !self.eof {
-            self.eof = fill(&mut self.inner, &mut self.input, chunk + region)?;
+            // One byte past the trailer's size tells a full chunk from a short last one that
+            // takes as many groups.
+            self.eof = fill(&mut self.inner, &mut self.input, chunk + region + 1)?;
         }
         self.out.clear();
         self.pos = 0;
-        let result = if self.input.len() >= chunk + region {
+        let result = if self.input.len() > chunk + region {
             let r = self.core.chunk(&self.input[..chunk], &mut self.out);
             self.input.drain(..chunk);
             r
