@@ -89,6 +89,10 @@ fn check_game(game: &Game, rng: &mut ChaCha8Rng) {
         gray_max_nullity: 0,
         ..Limits::default()
     };
+    let walk = Limits {
+        probe_nodes: 0,
+        ..Limits::default()
+    };
     for mask in boards(game, &table, rng) {
         let board = board_of(game, mask);
         let want = table[mask as usize];
@@ -110,8 +114,8 @@ fn check_game(game: &Game, rng: &mut ChaCha8Rng) {
             }
         }
         let Ok(x) = solution else { continue };
-        for limits in [Limits::default(), bnb.clone()] {
-            let s = shortest_by_kernel_with(&x, &kernel, &limits, None).unwrap();
+        for limits in [&Limits::default(), &bnb, &walk] {
+            let s = shortest_by_kernel_with(&x, &kernel, limits, None).unwrap();
             assert!(s.optimal);
             assert_eq!(
                 s.weight(),
