@@ -532,3 +532,17 @@ fn alien_with_limits_reports_exactness_honestly() {
         );
     }
 }
+
+#[test]
+fn squares_rank_is_the_product_of_the_one_dimensional_ranks() {
+    // The 3x3 block is 111 (x) 111, so rank = r(m) r(n) with r(k) = k - 1 on 3j + 2 sides.
+    let r = |k: usize| if k % 3 == 2 { k - 1 } else { k };
+    for m in 1..=11 {
+        for n in 1..=11 {
+            let g = game(&format!("squares:{m}x{n}"), false);
+            let c = Chaser::new(&g).unwrap();
+            assert_eq!(c.unknowns(), m + n - 1, "{m}x{n}");
+            assert_eq!(m * n - c.nullity(), r(m) * r(n), "{m}x{n}");
+        }
+    }
+}

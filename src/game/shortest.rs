@@ -983,13 +983,14 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 const EVEN_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
 const LOW_HALVES: u64 = 0x0000_FFFF_0000_FFFF;
 
-/// Byte-wise `min(x, s - x)` of eight counts, and how many of them exceed `s/2`.
+/// Byte-wise `min(x, s - x)` of eight counts, and a byte 1 where the count exceeds `s/2`.
+/// Only adds, shifts and masks, so four of them fit one AVX2 register.
 #[inline(always)]
 fn min_bytes(x: u64, bias: u64, s_bytes: u64) -> (u64, u64) {
     let ge = (x + bias) & HIGH;
-    let count = (ge >> 7).wrapping_mul(BYTES) >> 56;
-    let full = ge | (ge - (ge >> 7));
-    (x ^ ((x ^ (s_bytes - x)) & full), count)
+    let flag = ge >> 7;
+    let full = ge | (ge - flag);
+    (x ^ ((x ^ (s_bytes - x)) & full), flag)
 }
 
 /// The sum of four 16-bit lanes.
@@ -1037,14 +1038,16 @@ impl LineCounts {
         let s_bytes = s * BYTES;
         let mut sum = 0u64;
         let mut cnt = 0u64;
-        for block in w.chunks(256) {
+        for block in w.chunks(128) {
             let mut acc = 0u64; // four 16-bit lanes
+            let mut flags = 0u64; // eight byte lanes
             for &x in block {
-                let (c, g) = min_bytes(x, bias, s_bytes);
-                cnt += g;
+                let (c, f) = min_bytes(x, bias, s_bytes);
+                flags += f;
                 acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
             }
             sum += fold16(acc);
+            cnt += fold16((flags & EVEN_BYTES) + ((flags >> 8) & EVEN_BYTES));
         }
         (sum as u32, cnt as u32)
     }
@@ -1133,6 +1136,26 @@ impl LineCounts {
 
     /// [`LineCounts::enumerate_any`] with the `W` count words in an array.
     fn enumerate_fixed<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked just above.
+                return unsafe { self.enumerate_fixed_avx2::<W>(progress) };
+            }
+        }
+        self.enumerate_fixed_body::<W>(progress)
+    }
+
+    /// [`LineCounts::enumerate_fixed_body`] compiled for AVX2 (the `W` words of a step fit one
+    /// register).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn enumerate_fixed_avx2<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        self.enumerate_fixed_body::<W>(progress)
+    }
+
+    #[inline(always)]
+    fn enumerate_fixed_body<const W: usize>(&self, progress: Progress<'_>) -> u64 {
         let s = self.s as u64;
         let bias = (0x80 - (s / 2 + 1)) * BYTES;
         let s_bytes = s * BYTES;
@@ -1161,7 +1184,7 @@ impl LineCounts {
                 a ^= 1 << i;
                 a_weight = if up { a_weight + 1 } else { a_weight - 1 };
                 let mut acc = 0u64;
-                let mut cnt = 0u64;
+                let mut flags = 0u64;
                 for t in 0..W {
                     let x = if up {
                         w[t] + p[t] - q[t]
@@ -1169,11 +1192,12 @@ impl LineCounts {
                         w[t] + q[t] - p[t]
                     };
                     w[t] = x;
-                    let (c, g) = min_bytes(x, bias, s_bytes);
-                    cnt += g;
+                    let (c, f) = min_bytes(x, bias, s_bytes);
+                    flags += f;
                     acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
                 }
                 let sum = fold16(acc) as u32;
+                let cnt = flags.wrapping_mul(BYTES) >> 56;
                 let t = if (a_weight + cnt as u32) % 2 == 0 {
                     sum
                 } else if sum + 1 >= best {
