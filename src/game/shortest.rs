@@ -6,12 +6,13 @@
 //! decoding), so [`shortest_by_kernel`] searches:
 //!
 //! * nullity 0: the solution is unique;
-//! * nullity up to [`Limits::gray_max_nullity`] (32 by default): an exact Gray-code walk over
-//!   the whole kernel, one XOR of a basis vector and an incremental popcount per step;
 //! * nullity up to 64: an exact branch and bound over the kernel coordinates with a lower bound
-//!   that tightens as coordinates are fixed (see `docs/theory.md`), within a node budget;
-//! * past the budget or past 64: the best solution found, labelled `optimal: false`, with a
-//!   proven lower bound.
+//!   that tightens as coordinates are fixed (see `docs/theory.md`). Up to
+//!   [`Limits::gray_max_nullity`] (32 by default) it only gets a small node budget, and when it
+//!   does not finish, an exact Gray-code walk over the whole kernel does (one XOR of a basis
+//!   vector and an incremental popcount per step);
+//! * past the budget of larger kernels, or past 64: the best solution found, labelled
+//!   `optimal: false`, with a proven lower bound.
 //!
 //! Alien Tiles has a kernel with enough structure to do much better ([`alien_shortest`]):
 //! O(mn) on even-by-odd boards, and an enumeration of `2^(min(m, n) - 1)` row patterns with a
@@ -50,6 +51,9 @@ impl Shortest {
 pub struct Limits {
     /// Largest nullity walked exhaustively by the Gray code (`2^nullity` steps).
     pub gray_max_nullity: usize,
+    /// Nodes the branch and bound may spend before a Gray walk takes over (nullities up to
+    /// `gray_max_nullity`); 0 goes straight to the walk.
+    pub probe_nodes: u64,
     /// Node budget of the branch and bound used for nullities in
     /// `gray_max_nullity + 1 ..= 64`; past it the best solution found is returned with
     /// `optimal: false` and a lower bound.
@@ -60,10 +64,12 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 32-bit Gray walks, 2^24 branch-and-bound nodes, odd-by-odd Alien Tiles up to 33 rows.
+    /// 32-bit Gray walks after a 2^18-node probe, 2^24 branch-and-bound nodes past them,
+    /// odd-by-odd Alien Tiles up to 33 rows.
     fn default() -> Self {
         Limits {
             gray_max_nullity: 32,
+            probe_nodes: 1 << 18,
             node_budget: 1 << 24,
             alien_max_enum_bits: 32,
         }
@@ -116,8 +122,47 @@ pub fn shortest_by_kernel_with(
             method: "unique",
         });
     }
-    if d <= limits.gray_max_nullity.min(62) {
+    reduce_weights(&mut basis);
+    let gray = d <= limits.gray_max_nullity.min(62);
+    if d <= 64 {
+        // Heaviest vectors first: the last coordinates stay free longest, and light ones leave
+        // most positions decided early, which is what makes the bound bite.
+        basis.sort_by_key(|b| std::cmp::Reverse(b.weight()));
         let groups = Groups::new(solution, &basis);
+        // Where the Gray walk is available the search is only a probe: the walk's time is
+        // known in advance, the search's is not.
+        let (budget, report) = if gray {
+            (limits.probe_nodes, None)
+        } else {
+            (limits.node_budget, progress)
+        };
+        let out = if gray && budget == 0 {
+            None
+        } else {
+            Some(branch_and_bound(&groups, d, budget, report))
+        };
+        if let Some(out) = out.filter(|o| o.complete || !gray) {
+            if let (true, Some(p)) = (gray, progress) {
+                p(1, 1);
+            }
+            let presses = combine(solution, &basis, out.best_u);
+            debug_assert_eq!(presses.weight() as u64, out.best);
+            let optimal = out.complete;
+            return Ok(Shortest {
+                presses,
+                optimal,
+                lower_bound: if optimal {
+                    out.best as usize
+                } else {
+                    out.lower_bound as usize
+                },
+                method: if optimal {
+                    "branch-and-bound"
+                } else {
+                    "local-search"
+                },
+            });
+        }
         let (weight, code) = gray_walk(&groups, d, progress);
         let presses = combine(solution, &basis, code);
         debug_assert_eq!(presses.weight(), weight);
@@ -126,31 +171,6 @@ pub fn shortest_by_kernel_with(
             optimal: true,
             lower_bound: weight,
             method: "gray-code",
-        });
-    }
-    reduce_weights(&mut basis);
-    if d <= 64 {
-        // Heaviest vectors first: the last coordinates stay free longest, and light ones leave
-        // most positions decided early, which is what makes the bound bite.
-        basis.sort_by_key(|b| std::cmp::Reverse(b.weight()));
-        let groups = Groups::new(solution, &basis);
-        let out = branch_and_bound(&groups, d, limits.node_budget, progress);
-        let presses = combine(solution, &basis, out.best_u);
-        debug_assert_eq!(presses.weight() as u64, out.best);
-        let optimal = out.complete;
-        return Ok(Shortest {
-            presses,
-            optimal,
-            lower_bound: if optimal {
-                out.best as usize
-            } else {
-                out.lower_bound as usize
-            },
-            method: if optimal {
-                "branch-and-bound"
-            } else {
-                "local-search"
-            },
         });
     }
     // Past 64 coordinates: descend on single basis flips; bound from the grouped positions.
@@ -338,6 +358,13 @@ fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (usize, u64) 
         best: cur as i64,
         best_code: 0,
     };
+    // Coordinate i flips every 2^(i+1) steps: give the cheapest rows the low coordinates.
+    let mut order: Vec<usize> = (0..d).collect();
+    order.sort_by_key(|&i| rows[i].len());
+    let rows: Vec<Vec<(usize, u64)>> = order
+        .iter()
+        .map(|&i| std::mem::take(&mut rows[i]))
+        .collect();
     for row in rows {
         let mut masked = Vec::with_capacity(row.len() * planes_n);
         let mut c: i64 = 0;
@@ -367,7 +394,11 @@ fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (usize, u64) 
             p(step, total);
         }
     }
-    ((base as i64 + walk.best) as usize, walk.best_code)
+    let mut code = 0u64;
+    for (pos, &i) in order.iter().enumerate() {
+        code |= ((walk.best_code >> pos) & 1) << i;
+    }
+    ((base as i64 + walk.best) as usize, code)
 }
 
 /// The state of a Gray-code walk over grouped positions (see [`gray_walk`]).
@@ -952,13 +983,14 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 const EVEN_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
 const LOW_HALVES: u64 = 0x0000_FFFF_0000_FFFF;
 
-/// Byte-wise `min(x, s - x)` of eight counts, and how many of them exceed `s/2`.
+/// Byte-wise `min(x, s - x)` of eight counts, and a byte 1 where the count exceeds `s/2`.
+/// Only adds, shifts and masks, so four of them fit one AVX2 register.
 #[inline(always)]
 fn min_bytes(x: u64, bias: u64, s_bytes: u64) -> (u64, u64) {
     let ge = (x + bias) & HIGH;
-    let count = (ge >> 7).wrapping_mul(BYTES) >> 56;
-    let full = ge | (ge - (ge >> 7));
-    (x ^ ((x ^ (s_bytes - x)) & full), count)
+    let flag = ge >> 7;
+    let full = ge | (ge - flag);
+    (x ^ ((x ^ (s_bytes - x)) & full), flag)
 }
 
 /// The sum of four 16-bit lanes.
@@ -1006,14 +1038,16 @@ impl LineCounts {
         let s_bytes = s * BYTES;
         let mut sum = 0u64;
         let mut cnt = 0u64;
-        for block in w.chunks(256) {
+        for block in w.chunks(128) {
             let mut acc = 0u64; // four 16-bit lanes
+            let mut flags = 0u64; // eight byte lanes
             for &x in block {
-                let (c, g) = min_bytes(x, bias, s_bytes);
-                cnt += g;
+                let (c, f) = min_bytes(x, bias, s_bytes);
+                flags += f;
                 acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
             }
             sum += fold16(acc);
+            cnt += fold16((flags & EVEN_BYTES) + ((flags >> 8) & EVEN_BYTES));
         }
         (sum as u32, cnt as u32)
     }
@@ -1102,6 +1136,26 @@ impl LineCounts {
 
     /// [`LineCounts::enumerate_any`] with the `W` count words in an array.
     fn enumerate_fixed<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked just above.
+                return unsafe { self.enumerate_fixed_avx2::<W>(progress) };
+            }
+        }
+        self.enumerate_fixed_body::<W>(progress)
+    }
+
+    /// [`LineCounts::enumerate_fixed_body`] compiled for AVX2 (the `W` words of a step fit one
+    /// register).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn enumerate_fixed_avx2<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        self.enumerate_fixed_body::<W>(progress)
+    }
+
+    #[inline(always)]
+    fn enumerate_fixed_body<const W: usize>(&self, progress: Progress<'_>) -> u64 {
         let s = self.s as u64;
         let bias = (0x80 - (s / 2 + 1)) * BYTES;
         let s_bytes = s * BYTES;
@@ -1130,7 +1184,7 @@ impl LineCounts {
                 a ^= 1 << i;
                 a_weight = if up { a_weight + 1 } else { a_weight - 1 };
                 let mut acc = 0u64;
-                let mut cnt = 0u64;
+                let mut flags = 0u64;
                 for t in 0..W {
                     let x = if up {
                         w[t] + p[t] - q[t]
@@ -1138,11 +1192,12 @@ impl LineCounts {
                         w[t] + q[t] - p[t]
                     };
                     w[t] = x;
-                    let (c, g) = min_bytes(x, bias, s_bytes);
-                    cnt += g;
+                    let (c, f) = min_bytes(x, bias, s_bytes);
+                    flags += f;
                     acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
                 }
                 let sum = fold16(acc) as u32;
+                let cnt = flags.wrapping_mul(BYTES) >> 56;
                 let t = if (a_weight + cnt as u32) % 2 == 0 {
                     sum
                 } else if sum + 1 >= best {
@@ -1314,9 +1369,18 @@ mod tests {
             }
             let x = random_vec(&mut rng, len);
             let want = brute(&x, &kernel);
-            let gray = shortest_by_kernel(&x, &kernel, None).unwrap();
+            let auto = shortest_by_kernel(&x, &kernel, None).unwrap();
+            assert_eq!(auto.weight(), want, "default, trial {trial}");
+            assert!(auto.optimal);
+            let walk_only = Limits {
+                probe_nodes: 0,
+                ..Limits::default()
+            };
+            let gray = shortest_by_kernel_with(&x, &kernel, &walk_only, None).unwrap();
             assert_eq!(gray.weight(), want, "gray, trial {trial}");
             assert!(gray.optimal);
+            let d = independent_basis(&kernel, len).len();
+            assert_eq!(gray.method, if d == 0 { "unique" } else { "gray-code" });
             let bnb_limits = Limits {
                 gray_max_nullity: 0,
                 ..Limits::default()
@@ -1383,6 +1447,12 @@ mod tests {
                 })
                 .collect();
             let x = random_vec(&mut rng, base_len * reps);
+            let walk_only = Limits {
+                probe_nodes: 0,
+                ..Limits::default()
+            };
+            let s = shortest_by_kernel_with(&x, &kernel, &walk_only, None).unwrap();
+            assert_eq!(s.weight(), brute(&x, &kernel));
             let s = shortest_by_kernel(&x, &kernel, None).unwrap();
             assert_eq!(s.weight(), brute(&x, &kernel));
         }
