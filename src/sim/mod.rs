@@ -1,1 +1,20 @@
 //! Channels, Monte Carlo and exact error rates, throughput measurement.
+//!
+//! * [`channel`]: the binary symmetric, burst and Gilbert–Elliott channels, sampled by geometric
+//!   skips;
+//! * [`kernel`]: bit-sliced encoders and decoders (64 codewords per `u64`);
+//! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop with AFF3CT-style stop
+//!   rules;
+//! * [`stats`]: Wilson intervals, and a BER interval that allows for errors clustered in frames;
+//! * [`sweep`]: lists and ranges of swept probabilities.
+
+pub mod channel;
+pub mod engine;
+pub mod kernel;
+pub mod stats;
+pub mod sweep;
+
+pub use channel::{Channel, ChannelSpec, Geometric};
+pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
+pub use kernel::SlicedCode;
+pub use sweep::parse_p_list;
