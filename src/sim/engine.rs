@@ -18,6 +18,7 @@
 
 use super::channel::Channel;
 use super::kernel::SlicedCode;
+use super::report::PointResult;
 use crate::code::{BlockCode, Status, build};
 use crate::error::{Error, Result};
 use crate::gf2::BitVec;
@@ -153,6 +154,7 @@ pub struct Simulator {
     channel: Channel,
     interleave: usize,
     key: [u8; 32],
+    seed: u64,
     engine: Engine,
 }
 
@@ -189,6 +191,7 @@ impl Simulator {
             channel,
             interleave,
             key: h.finalize().into(),
+            seed,
             engine,
         })
     }
@@ -416,6 +419,36 @@ impl Simulator {
             counts: total,
             stop_reason: reason,
             seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+impl Simulator {
+    /// Simulates until `stop` is met and reports the point, labelled with the swept value `p`
+    /// (no exact figures: see [`crate::sim::exact`]).
+    ///
+    /// # Errors
+    /// As [`Simulator::run`].
+    pub fn point(&self, p: f64, stop: &StopRule, threads: usize) -> Result<PointResult> {
+        let run = self.run(stop, threads)?;
+        Ok(PointResult {
+            code: self.code.spec().to_string(),
+            n: self.code.n(),
+            k: self.code.k(),
+            channel: self.channel.to_string(),
+            p,
+            interleave: self.interleave,
+            engine: self.engine.as_str().into(),
+            kernel: match self.engine {
+                Engine::Sliced => self.kernel.kernel_name().into(),
+                Engine::Reference => "block_code".into(),
+            },
+            seeds: vec![self.seed],
+            threads: threads.max(1),
+            counts: run.counts,
+            stop_reason: run.stop_reason.as_str().into(),
+            seconds: run.seconds,
+            exact: None,
         })
     }
 }
