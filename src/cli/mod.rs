@@ -17,6 +17,7 @@ mod decode;
 mod demo;
 mod encode;
 mod info;
+mod plot;
 mod random;
 mod simulate;
 mod solve;

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tilecode::code::{Spec, build};
 use tilecode::sim::{
-    ChannelSpec, Engine, PointResult, Simulator, StopRule, exact::ExactModel, merge,
-    parse_p_list, parse_results, results_json,
+    ChannelSpec, Engine, ExactModel, PointResult, Simulator, StopRule, merge, parse_p_list,
+    parse_results, results_json,
 };
 
 /// Arguments of `tilecode simulate`.
@@ -91,8 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         merge(&runs)?
     };
     if let Some(path) = &args.plot {
-        plot::fer_ber_svg(path, &results)
-            .with_context(|| format!("drawing {}", path.display()))?;
+        plot::fer_ber_svg(path, &results).with_context(|| format!("drawing {}", path.display()))?;
     }
     let out = if args.json {
         serde_json::to_string_pretty(&results_json(&results))? + "\n"
@@ -126,7 +125,10 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         bail!("--interleave must be at least 1, found 0");
     }
     if !(args.max_seconds >= 0.0 && args.max_seconds.is_finite()) {
-        bail!("--max-seconds must be a number >= 0, found {}", args.max_seconds);
+        bail!(
+            "--max-seconds must be a number >= 0, found {}",
+            args.max_seconds
+        );
     }
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1, found 0"),
@@ -243,13 +245,15 @@ fn csv(results: &[PointResult]) -> String {
         let (fl, fh) = r.fer_ci();
         let (bl, bh) = r.ber_ci();
         let seeds: Vec<String> = r.seeds.iter().map(u64::to_string).collect();
-        let (ef, ed, em) = r.exact.map_or((String::new(), String::new(), String::new()), |e| {
-            (
-                e.fer.to_string(),
-                e.detected_rate.to_string(),
-                e.miscorrection_rate.to_string(),
-            )
-        });
+        let (ef, ed, em) = r
+            .exact
+            .map_or((String::new(), String::new(), String::new()), |e| {
+                (
+                    e.fer.to_string(),
+                    e.detected_rate.to_string(),
+                    e.miscorrection_rate.to_string(),
+                )
+            });
         let c = &r.counts;
         let _ = writeln!(
             s,

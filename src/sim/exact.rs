@@ -5,6 +5,9 @@
 //! channel is `D` independent codewords; it is detected when any codeword is, and miscorrected
 //! when none is detected but one is wrong.
 
+use crate::code::BlockCode;
+use crate::code::analysis::BscProfile;
+use crate::error::Result;
 use serde::Serialize;
 
 /// Probabilities of the outcomes of one frame.
@@ -42,6 +45,40 @@ impl ExactRates {
             detected_rate,
             miscorrection_rate,
         }
+    }
+}
+
+/// Exact rates of a code at any crossover probability: the weight distribution is computed
+/// once, each `p` then costs `O(n)`.
+#[derive(Clone, Debug)]
+pub struct ExactModel {
+    profile: BscProfile,
+    depth: usize,
+}
+
+impl ExactModel {
+    /// The model of `code` with `depth` codewords per frame.
+    ///
+    /// # Errors
+    /// As [`crate::code::weight_distribution`], for codes whose weight distribution is out of
+    /// reach.
+    pub fn new(code: &dyn BlockCode, depth: usize) -> Result<Self> {
+        let wd = crate::code::weight_distribution(code)?;
+        Ok(ExactModel {
+            profile: BscProfile::new(code, &wd),
+            depth: depth.max(1),
+        })
+    }
+
+    /// The frame rates at crossover probability `p`.
+    pub fn rates(&self, p: f64) -> ExactRates {
+        let r = self.profile.rates(p);
+        ExactRates {
+            fer: r.fer,
+            detected_rate: r.detected,
+            miscorrection_rate: r.miscorrected,
+        }
+        .frame_of(self.depth)
     }
 }
 

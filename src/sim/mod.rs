@@ -20,7 +20,7 @@ pub mod sweep;
 
 pub use channel::{Channel, ChannelSpec, Geometric};
 pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
-pub use exact::ExactRates;
+pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
 pub use report::{PointResult, merge, parse_results, results_json};
 pub use sweep::parse_p_list;
