@@ -61,7 +61,52 @@ fn decade_ceil(x: f64) -> f64 {
     10f64.powf(x.log10().ceil())
 }
 
-/// Draws FER (left) and BER (right) against p into an SVG file.
+/// Which rate a panel shows.
+#[derive(Clone, Copy, PartialEq)]
+enum Panel {
+    Fer,
+    Miscorrection,
+    Ber,
+}
+
+impl Panel {
+    fn value(self, r: &PointResult) -> f64 {
+        match self {
+            Panel::Fer => r.fer(),
+            Panel::Miscorrection => r.miscorrection_rate(),
+            Panel::Ber => r.ber(),
+        }
+    }
+
+    fn ci(self, r: &PointResult) -> (f64, f64) {
+        match self {
+            Panel::Fer => r.fer_ci(),
+            Panel::Miscorrection => r.miscorrection_ci(),
+            Panel::Ber => r.ber_ci(),
+        }
+    }
+
+    fn exact(self, m: &ExactModel, p: f64) -> Option<f64> {
+        match self {
+            Panel::Fer => Some(m.rates(p).fer),
+            Panel::Miscorrection => Some(m.rates(p).miscorrection_rate),
+            Panel::Ber => None,
+        }
+    }
+
+    fn titles(self) -> (&'static str, &'static str) {
+        match self {
+            Panel::Fer => ("Frame error rate", "FER"),
+            Panel::Miscorrection => (
+                "Undetected errors (miscorrection rate)",
+                "miscorrected frames / frames",
+            ),
+            Panel::Ber => ("Bit error rate of the delivered message", "BER"),
+        }
+    }
+}
+
+/// Draws FER, miscorrection rate and BER against p, side by side, into an SVG file.
 pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
     if results.is_empty() {
         anyhow::bail!("no results to plot");
@@ -78,22 +123,21 @@ pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
         .map(|i| x0 * (x1 / x0).powf(i as f64 / 120.0))
         .collect();
 
-    let root = SVGBackend::new(path, (1280, 560)).into_drawing_area();
+    let root = SVGBackend::new(path, (1800, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
-    let (left, right) = root.split_horizontally(640);
-    for (area, is_fer) in [(left, true), (right, false)] {
-        let value = |r: &PointResult| if is_fer { r.fer() } else { r.ber() };
-        let ci = |r: &PointResult| if is_fer { r.fer_ci() } else { r.ber_ci() };
+    let areas = root.split_evenly((1, 3));
+    let panels = [Panel::Fer, Panel::Miscorrection, Panel::Ber];
+    for (area, panel) in areas.iter().zip(panels) {
+        let value = |r: &PointResult| panel.value(r);
+        let ci = |r: &PointResult| panel.ci(r);
         // The y range covers every point, interval and exact value on the p grid.
         let mut lows: Vec<f64> = results
             .iter()
             .flat_map(|r| [value(r), ci(r).0, ci(r).1])
             .collect();
-        if is_fer {
-            for c in &curves {
-                if let Some(m) = &c.exact {
-                    lows.extend(grid.iter().map(|&p| m.rates(p).fer));
-                }
+        for c in &curves {
+            if let Some(m) = &c.exact {
+                lows.extend(grid.iter().filter_map(|&p| panel.exact(m, p)));
             }
         }
         let ymin = lows
@@ -106,12 +150,8 @@ pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
         } else {
             1e-6
         };
-        let (title, ylabel) = if is_fer {
-            ("Frame error rate", "FER")
-        } else {
-            ("Bit error rate of the delivered message bits", "BER")
-        };
-        let mut chart = ChartBuilder::on(&area)
+        let (title, ylabel) = panel.titles();
+        let mut chart = ChartBuilder::on(area)
             .caption(title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(48)
@@ -128,21 +168,23 @@ pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
             .map_err(|e| anyhow!("{e}"))?;
         for (i, c) in curves.iter().enumerate() {
             let color = COLORS[i % COLORS.len()];
-            if let (true, Some(m)) = (is_fer, &c.exact) {
+            // Earlier curves are drawn wider, so that curves that coincide stay visible.
+            let width = 2 + 3 * (curves.len() - 1 - i) as u32;
+            if let (Panel::Fer | Panel::Miscorrection, Some(m)) = (panel, &c.exact) {
                 let line: Vec<(f64, f64)> = grid
                     .iter()
-                    .map(|&p| (p, m.rates(p).fer))
+                    .filter_map(|&p| panel.exact(m, p).map(|y| (p, y)))
                     .filter(|&(_, y)| y >= ymin)
                     .collect();
                 chart
-                    .draw_series(LineSeries::new(line, color.stroke_width(2)))
+                    .draw_series(LineSeries::new(line, color.mix(0.8).stroke_width(width)))
                     .map_err(|e| anyhow!("{e}"))?
                     .label(format!("{} exact", c.label))
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(2))
                     });
-            } else if !is_fer {
-                // Thin guide lines join the simulated BER points.
+            } else {
+                // Thin guide lines join simulated points that have no exact curve.
                 let line: Vec<(f64, f64)> = c
                     .points
                     .iter()
