@@ -56,8 +56,8 @@ pub struct Args {
     threads: Option<usize>,
     /// The decoding path: `sliced` (bit-sliced kernels) or `reference` (one codeword at a time
     /// through the codes' own encoder and decoder; same counts, much slower).
-    #[arg(long, default_value = "sliced", value_parser = ["sliced", "reference"])]
-    engine: String,
+    #[arg(long, value_enum, default_value_t = EngineArg::Sliced)]
+    engine: EngineArg,
     /// Also compute the exact rates from the weight distribution (binary symmetric channel only).
     #[arg(long)]
     exact: bool,
@@ -73,6 +73,15 @@ pub struct Args {
     /// CSV output.
     #[arg(long)]
     csv: bool,
+}
+
+/// `--engine` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum EngineArg {
+    /// Bit-sliced kernels.
+    Sliced,
+    /// One codeword at a time through the codes' own encoder and decoder.
+    Reference,
 }
 
 /// Runs `tilecode simulate`.
@@ -135,10 +144,9 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let engine = if args.engine == "reference" {
-        Engine::Reference
-    } else {
-        Engine::Sliced
+    let engine = match args.engine {
+        EngineArg::Reference => Engine::Reference,
+        EngineArg::Sliced => Engine::Sliced,
     };
     let stop = StopRule {
         min_frame_errors: args.min_frame_errors,

@@ -50,9 +50,11 @@ pub struct Counts {
     pub channel_bit_errors: u64,
 }
 
-impl Counts {
+impl std::ops::Add for Counts {
+    type Output = Counts;
+
     /// The sum of two counts.
-    pub fn add(self, o: Counts) -> Counts {
+    fn add(self, o: Counts) -> Counts {
         Counts {
             frames: self.frames + o.frames,
             frame_errors: self.frame_errors + o.frame_errors,
@@ -399,7 +401,7 @@ impl Simulator {
             let active = |i: u64| if i + 1 == end { last_active } else { !0 };
             let counts = match &pool {
                 None => (next..end).fold(Counts::default(), |acc, i| {
-                    acc.add(self.batch(&mut scratch, i, active(i)))
+                    acc + self.batch(&mut scratch, i, active(i))
                 }),
                 Some(pool) => pool.install(|| {
                     (next as usize..end as usize)
@@ -408,10 +410,10 @@ impl Simulator {
                         .map_init(Scratch::default, |s, i| {
                             self.batch(s, i as u64, active(i as u64))
                         })
-                        .reduce(Counts::default, Counts::add)
+                        .reduce(Counts::default, |a, b| a + b)
                 }),
             };
-            total = total.add(counts);
+            total = total + counts;
             next = end;
             round += 1;
         };

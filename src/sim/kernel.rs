@@ -163,21 +163,19 @@ impl SlicedCode {
                 // D = rows 1.., columns 1..; b = (0, 0). Row 0 / column 0 carry c / r + p + b.
                 let b = words[0];
                 let mut p = 0u64;
-                for j in 1..n {
-                    words[j] = 0;
-                }
-                for i in 1..m {
-                    let row = &words[i * n + 1..(i + 1) * n];
-                    let r = row.iter().fold(0, |a, &w| a ^ w);
+                let (top, rest) = words.split_at_mut(n);
+                top[1..].fill(0);
+                for row in rest.chunks_exact_mut(n) {
+                    let r = row[1..].iter().fold(0, |a, &w| a ^ w);
                     p ^= r;
-                    words[i * n] = r;
-                    for j in 1..n {
-                        words[j] ^= words[i * n + j];
+                    row[0] = r;
+                    for (c, &w) in top[1..].iter_mut().zip(&row[1..]) {
+                        *c ^= w;
                     }
                 }
                 let pb = p ^ b;
-                for j in 1..n {
-                    words[j] ^= pb;
+                for c in &mut top[1..] {
+                    *c ^= pb;
                 }
                 for i in 1..m {
                     words[i * n] ^= pb;
@@ -318,7 +316,7 @@ fn position_syndrome(words: &[u64], first: usize) -> Vec<u64> {
 fn hamming_encode(words: &mut [u64], first: usize) {
     let len = words.len();
     let mut bitpos = 1;
-    while bitpos <= len + first - 1 {
+    while bitpos < len + first {
         words[bitpos - first] = 0;
         bitpos <<= 1;
     }

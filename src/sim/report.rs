@@ -359,7 +359,7 @@ pub fn merge(runs: &[(String, Vec<PointResult>)]) -> Result<Vec<PointResult>> {
                 });
             }
             acc.seeds.extend_from_slice(&r.seeds);
-            acc.counts = acc.counts.add(r.counts);
+            acc.counts = acc.counts + r.counts;
             acc.seconds += r.seconds;
             acc.threads = acc.threads.max(r.threads);
             acc.stop_reason = "merged".into();
@@ -426,7 +426,7 @@ mod tests {
         let a = ("a".to_string(), vec![point(1, 1000, 100)]);
         let b = ("b".to_string(), vec![point(2, 3000, 50)]);
         let m = merge(&[a.clone(), b.clone()]).unwrap();
-        assert_eq!(m[0].counts, a.1[0].counts.add(b.1[0].counts));
+        assert_eq!(m[0].counts, a.1[0].counts + b.1[0].counts);
         assert_eq!(m[0].seeds, vec![1, 2]);
         assert_eq!(m[0].stop_reason, "merged");
         assert!(merge(&[a.clone(), a.clone()]).is_err(), "same seed twice");
