@@ -46,7 +46,8 @@ impl Geometric {
         }
         // 1 - [0, 1) = (0, 1]: ln is finite.
         let u = 1.0 - rng.r#gen::<f64>();
-        let x = (u.ln() / self.ln_q).floor();
+        // x >= 0, so truncation is the floor (and avoids a libm call).
+        let x = u.ln() / self.ln_q;
         if x >= 9.2e18 { u64::MAX } else { x as u64 }
     }
 
@@ -114,6 +115,57 @@ impl Channel {
         matches!(self, Channel::Bsc { .. })
     }
 
+    /// The channel's samplers, set up once.
+    pub fn sampler(&self) -> Sampler {
+        match *self {
+            Channel::Bsc { p } => Sampler::Bsc(Geometric::new(p)),
+            Channel::Burst { len, rate } => Sampler::Burst(len, Geometric::new(rate)),
+            Channel::GilbertElliott {
+                p_gb,
+                p_bg,
+                p_g,
+                p_b,
+            } => Sampler::GilbertElliott {
+                leave: [Geometric::new(p_gb), Geometric::new(p_bg)],
+                err: [Geometric::new(p_g), Geometric::new(p_b)],
+                bad: stationary_bad(p_gb, p_bg),
+            },
+        }
+    }
+
+    /// Samples the errors of `lanes` independent frames of `len` bits each (see
+    /// [`Sampler::sample_frames`]).
+    pub fn sample_frames<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        lanes: usize,
+        len: usize,
+        flip: impl FnMut(usize, usize),
+    ) {
+        self.sampler().sample_frames(rng, lanes, len, flip);
+    }
+}
+
+/// A [`Channel`] with its geometric samplers precomputed.
+#[derive(Clone, Copy, Debug)]
+pub enum Sampler {
+    /// Binary symmetric channel.
+    Bsc(Geometric),
+    /// Solid bursts of a length, with their start sampler.
+    Burst(usize, Geometric),
+    /// Gilbert–Elliott: state-leaving and error samplers of the (good, bad) states, and the
+    /// stationary probability of the bad state.
+    GilbertElliott {
+        /// Leaving the good, the bad state.
+        leave: [Geometric; 2],
+        /// Bit errors in the good, the bad state.
+        err: [Geometric; 2],
+        /// Stationary probability of the bad state.
+        bad: f64,
+    },
+}
+
+impl Sampler {
     /// Samples the errors of `lanes` independent frames of `len` bits each and calls
     /// `flip(lane, position)` once per flipped bit, positions increasing within a lane for the
     /// channels with memory.
@@ -125,17 +177,15 @@ impl Channel {
         mut flip: impl FnMut(usize, usize),
     ) {
         match *self {
-            Channel::Bsc { p } => {
+            Sampler::Bsc(g) => {
                 // One Bernoulli process over all lanes * len trials, lane-major.
-                let g = Geometric::new(p);
                 g.for_each_success(rng, (lanes * len) as u64, |t| {
                     let t = t as usize;
                     flip(t / len, t % len);
                 });
             }
-            Channel::Burst { len: blen, rate } => {
+            Sampler::Burst(blen, g) => {
                 // Bursts that start up to blen - 1 bits before the frame still reach into it.
-                let g = Geometric::new(rate);
                 let span = (len + blen - 1) as u64;
                 for lane in 0..lanes {
                     let mut covered = 0usize;
@@ -150,17 +200,9 @@ impl Channel {
                     });
                 }
             }
-            Channel::GilbertElliott {
-                p_gb,
-                p_bg,
-                p_g,
-                p_b,
-            } => {
-                let leave = [Geometric::new(p_gb), Geometric::new(p_bg)];
-                let err = [Geometric::new(p_g), Geometric::new(p_b)];
-                let bad0 = stationary_bad(p_gb, p_bg);
+            Sampler::GilbertElliott { leave, err, bad } => {
                 for lane in 0..lanes {
-                    let mut state = usize::from(rng.r#gen::<f64>() < bad0);
+                    let mut state = usize::from(rng.r#gen::<f64>() < bad);
                     let mut pos = 0usize;
                     while pos < len {
                         // Bits spent in this state: 1 + failures before leaving.

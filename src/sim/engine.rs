@@ -16,7 +16,7 @@
 //! count the wrong message bits delivered: the decoded message, or for a detected codeword the
 //! message bits as received.
 
-use super::channel::Channel;
+use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
 use super::report::PointResult;
 use crate::code::{BlockCode, Status, build};
@@ -154,6 +154,7 @@ pub struct Simulator {
     code: Box<dyn BlockCode>,
     kernel: SlicedCode,
     channel: Channel,
+    sampler: Sampler,
     interleave: usize,
     key: [u8; 32],
     seed: u64,
@@ -191,6 +192,7 @@ impl Simulator {
             code: build(&code.spec()),
             kernel: SlicedCode::new(code),
             channel,
+            sampler: channel.sampler(),
             interleave,
             key: h.finalize().into(),
             seed,
@@ -247,7 +249,7 @@ impl Simulator {
         s.rx.copy_from_slice(&s.tx);
         let mut channel_errors = 0u64;
         let rx = &mut s.rx;
-        self.channel.sample_frames(&mut rng, 64, n * d, |lane, t| {
+        self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
             rx[(t % d) * n + t / d] ^= 1 << lane;
             channel_errors += (active >> lane) & 1;
         });
@@ -295,7 +297,7 @@ impl Simulator {
             }
         }
         let mut errors: Vec<Vec<(usize, usize)>> = vec![Vec::new(); 64];
-        self.channel.sample_frames(&mut rng, 64, n * d, |lane, t| {
+        self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
             errors[lane].push((t % d, t / d));
         });
         let (mut detected, mut wrong, mut bit_errors, mut channel_errors) = (0u64, 0u64, 0, 0);

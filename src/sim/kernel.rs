@@ -231,11 +231,12 @@ impl SlicedCode {
                 (1..n).fold(0, |a, j| a | (par(j) ^ c0))
             }
             &Kind::Hamming { n } => {
-                let s = position_syndrome(words, 1);
+                let (s, top) = position_syndrome(words, 1);
+                let s = &s[..top];
                 let nz = s.iter().fold(0, |a, &w| a | w);
                 let mut det = 0;
                 for l in lanes(nz) {
-                    let pos = gather(&s, l);
+                    let pos = gather(s, l);
                     if pos <= n {
                         words[pos - 1] ^= 1 << l;
                     } else {
@@ -245,12 +246,13 @@ impl SlicedCode {
                 det
             }
             &Kind::Secded { n } => {
-                let s = position_syndrome(&words[1..], 1);
+                let (s, top) = position_syndrome(&words[1..], 1);
+                let s = &s[..top];
                 let odd = words.iter().fold(0, |a, &w| a ^ w);
                 let nz = s.iter().fold(odd, |a, &w| a | w);
                 let mut det = 0;
                 for l in lanes(nz) {
-                    let pos = gather(&s, l);
+                    let pos = gather(s, l);
                     if bit(odd, l) && pos < n {
                         // pos = 0: the overall parity bit itself.
                         words[pos] ^= 1 << l;
@@ -294,10 +296,10 @@ fn gather(s: &[u64], l: u32) -> usize {
 }
 
 /// Hamming syndrome words: word `b` is the XOR of the words whose position (index + `first`)
-/// has bit `b` set.
-fn position_syndrome(words: &[u64], first: usize) -> Vec<u64> {
-    let top = usize::BITS - (words.len() + first).leading_zeros();
-    let mut s = vec![0u64; top as usize];
+/// has bit `b` set. Returns the words and how many are used.
+fn position_syndrome(words: &[u64], first: usize) -> ([u64; 64], usize) {
+    let top = (usize::BITS - (words.len() + first).leading_zeros()) as usize;
+    let mut s = [0u64; 64];
     for (i, &w) in words.iter().enumerate() {
         if w == 0 {
             continue;
@@ -308,7 +310,7 @@ fn position_syndrome(words: &[u64], first: usize) -> Vec<u64> {
             pos &= pos - 1;
         }
     }
-    s
+    (s, top)
 }
 
 /// Fills the power-of-two positions (index = position - `first`) of a Hamming slice so that
@@ -320,8 +322,8 @@ fn hamming_encode(words: &mut [u64], first: usize) {
         words[bitpos - first] = 0;
         bitpos <<= 1;
     }
-    let s = position_syndrome(words, first);
-    for (b, &w) in s.iter().enumerate() {
+    let (s, top) = position_syndrome(words, first);
+    for (b, &w) in s[..top].iter().enumerate() {
         let p = 1usize << b;
         if p - first < len {
             words[p - first] = w;
@@ -332,8 +334,16 @@ fn hamming_encode(words: &mut [u64], first: usize) {
 /// The odd-by-odd alien decoder: syndrome words `R_i + R_0`, `C_j + C_0`, and the paper's
 /// single-error locator on the lanes where they are not all zero.
 fn decode_alien_odd_odd(words: &mut [u64], m: usize, n: usize) -> u64 {
-    let mut r = vec![0u64; m];
-    let mut c = vec![0u64; n];
+    // Boards up to 64 x 64 keep their parity words on the stack.
+    let (mut rs, mut cs) = ([0u64; 64], [0u64; 64]);
+    let (mut rh, mut ch) = (Vec::new(), Vec::new());
+    let (r, c): (&mut [u64], &mut [u64]) = if m <= 64 && n <= 64 {
+        (&mut rs[..m], &mut cs[..n])
+    } else {
+        rh.resize(m, 0);
+        ch.resize(n, 0);
+        (&mut rh, &mut ch)
+    };
     for i in 0..m {
         let row = &words[i * n..(i + 1) * n];
         let mut acc = 0;

@@ -18,7 +18,7 @@ pub mod report;
 pub mod stats;
 pub mod sweep;
 
-pub use channel::{Channel, ChannelSpec, Geometric};
+pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
 pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
 pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
