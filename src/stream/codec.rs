@@ -1,0 +1,656 @@
+//! The codec core, slice in and slice out: groups, chunks, the stream's header and trailer.
+//! The one-shot functions and both I/O adapters are thin layers over [`EncodeCore`] and
+//! [`DecodeCore`], so that every path applies the same checks in the same order.
+
+use super::format::{
+    self, BLOCK, Layout, TAIL, Trailer, header_block, parse_tail, read_trailer, region_bytes,
+    tail_bytes, trailer_block,
+};
+use super::kernel::{Kernel, V};
+use super::{Header, Report};
+use crate::code::{self, BlockCode, Status};
+use crate::error::{Error, Result};
+use crate::gf2::BitVec;
+
+/// Largest code for which the single-error table is built (building costs `n` decodes).
+const FAST_TABLE_MAX_N: usize = 4096;
+
+/// A code with its kernel and the row/position maps of the bit-sliced layout.
+#[derive(Debug)]
+pub struct Codec {
+    /// Sizes.
+    pub layout: Layout,
+    code: Box<dyn BlockCode>,
+    kernel: Kernel,
+    /// Parity rows, `n - k`.
+    r: usize,
+    /// Codeword position stored in each row.
+    pos_of_row: Vec<u32>,
+    /// Row holding each codeword position.
+    row_of_pos: Vec<u32>,
+    /// Syndromes of the single errors `BlockCode::decode` corrects, sorted, with their rows.
+    /// Empty when the code is too large for the table (every lane then goes to the decoder).
+    table: Vec<(u128, u32)>,
+}
+
+/// What decoding a chunk found.
+#[derive(Debug, Default)]
+pub struct ChunkStats {
+    /// Codewords (lanes) decoded.
+    pub codewords: u64,
+    /// Bits flipped back.
+    pub corrected_bits: u64,
+    /// Codewords the decoder could not correct.
+    pub uncorrectable: u64,
+    /// Per group with uncorrectable lanes: the group and its lane mask (one bit per lane).
+    pub bad_lanes: Vec<(usize, Vec<u64>)>,
+}
+
+/// The rows of the bit-sliced layout: the message positions in message order, then the other
+/// positions in increasing order.
+pub fn row_positions(code: &dyn BlockCode) -> Vec<u32> {
+    let n = code.n();
+    let mut is_msg = vec![false; n];
+    let mut rows: Vec<u32> = Vec::with_capacity(n);
+    for &p in code.message_positions() {
+        is_msg[p] = true;
+        rows.push(p as u32);
+    }
+    rows.extend((0..n).filter(|&p| !is_msg[p]).map(|p| p as u32));
+    rows
+}
+
+/// The block width (in 64-bit words) used for a row of `words` words.
+fn block_words(words: usize) -> usize {
+    [8, 4, 2, 1]
+        .into_iter()
+        .find(|b| words % b == 0)
+        .expect("1 divides")
+}
+
+impl Codec {
+    /// Builds the codec for a layout.
+    pub fn new(layout: Layout) -> Codec {
+        let code = code::build(&layout.spec);
+        let kernel = Kernel::for_code(code.as_ref());
+        let n = code.n();
+        let k = code.k();
+        let pos_of_row = row_positions(code.as_ref());
+        let mut row_of_pos = vec![0u32; n];
+        for (row, &p) in pos_of_row.iter().enumerate() {
+            row_of_pos[p as usize] = row as u32;
+        }
+        let mut codec = Codec {
+            layout,
+            code,
+            kernel,
+            r: n - k,
+            pos_of_row,
+            row_of_pos,
+            table: Vec::new(),
+        };
+        codec.table = codec.single_error_table();
+        codec
+    }
+
+    /// The syndrome of every single error that `BlockCode::decode` corrects to exactly that
+    /// error: the decoder's own answers, memoised, so the fast path decodes as it does.
+    fn single_error_table(&self) -> Vec<(u128, u32)> {
+        let (n, k, r) = (self.code.n(), self.code.k(), self.r);
+        if r == 0 || r > 128 || n > FAST_TABLE_MAX_N || self.code.t() == 0 {
+            return Vec::new();
+        }
+        // One lane (lane 0) per row, rows of 8 bytes.
+        let mut data = vec![0u8; k * 8];
+        let mut par = vec![V::<1>::zero(); r];
+        let mut scratch = vec![V::<1>::zero(); self.kernel.scratch_len()];
+        let mut table = Vec::with_capacity(n);
+        for row in 0..n {
+            let key: u128 = if row < k {
+                data[row * 8] = 1;
+                self.kernel.parity(&data, 8, 0, &mut par, &mut scratch);
+                data[row * 8] = 0;
+                par.iter()
+                    .enumerate()
+                    .fold(0, |acc, (q, v)| acc | (((v.0[0] & 1) as u128) << q))
+            } else {
+                1u128 << (row - k)
+            };
+            let pos = self.pos_of_row[row] as usize;
+            let d = self.code.decode(&BitVec::unit(n, pos));
+            if d.status == Status::Corrected && d.errors == [pos] {
+                table.push((key, row as u32));
+            }
+        }
+        table.sort_unstable();
+        // A syndrome shared by two single errors is left to the decoder.
+        let mut unique = Vec::with_capacity(table.len());
+        let mut i = 0;
+        while i < table.len() {
+            let mut j = i + 1;
+            while j < table.len() && table[j].0 == table[i].0 {
+                j += 1;
+            }
+            if j == i + 1 {
+                unique.push(table[i]);
+            }
+            i = j;
+        }
+        unique
+    }
+
+    /// Encodes whole groups: `data` is a multiple of the group payload; appends the groups.
+    pub fn encode_groups(&self, data: &[u8], out: &mut Vec<u8>) {
+        match block_words(self.layout.row_bytes / 8) {
+            8 => self.encode_groups_b::<8>(data, out),
+            4 => self.encode_groups_b::<4>(data, out),
+            2 => self.encode_groups_b::<2>(data, out),
+            _ => self.encode_groups_b::<1>(data, out),
+        }
+    }
+
+    fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut Vec<u8>) {
+        let (gd, rb, r) = (self.layout.group_data, self.layout.row_bytes, self.r);
+        debug_assert_eq!(data.len() % gd, 0);
+        let mut par = vec![V::<B>::zero(); r];
+        let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
+        out.reserve(data.len() / gd * self.layout.group_bytes);
+        for g in data.chunks_exact(gd) {
+            out.extend_from_slice(g);
+            let base = out.len();
+            out.resize(base + r * rb, 0);
+            let dst = &mut out[base..];
+            for off in (0..rb).step_by(8 * B) {
+                self.kernel.parity(g, rb, off, &mut par, &mut scratch);
+                for (q, v) in par.iter().enumerate() {
+                    v.store(&mut dst[q * rb + off..]);
+                }
+            }
+        }
+    }
+
+    /// Encodes one chunk (`1..=chunk_size` bytes, or 0 never) and returns its CRC-32C.
+    pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut Vec<u8>) -> u32 {
+        let gd = self.layout.group_data;
+        let groups = self.layout.groups_for(data.len());
+        let area = groups * gd;
+        let direct = data.len().min(area - TAIL) / gd * gd;
+        let mut crc = 0;
+        // Per group, so the CRC reads bytes the copy just brought into cache.
+        for g in data[..direct].chunks(gd * 16) {
+            self.encode_groups(g, out);
+            crc = crc32c::crc32c_append(crc, g);
+        }
+        let rest = &data[direct..];
+        crc = crc32c::crc32c_append(crc, rest);
+        let mut last = vec![0u8; area - direct];
+        last[..rest.len()].copy_from_slice(rest);
+        let at = last.len() - TAIL;
+        last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
+        self.encode_groups(&last, out);
+        crc
+    }
+
+    /// Decodes whole groups (`enc` is a multiple of the group size), appending their payload
+    /// to `out` and correcting it there.
+    pub fn decode_groups(&self, enc: &[u8], out: &mut Vec<u8>, stats: &mut ChunkStats) {
+        match block_words(self.layout.row_bytes / 8) {
+            8 => self.decode_groups_b::<8>(enc, out, stats),
+            4 => self.decode_groups_b::<4>(enc, out, stats),
+            2 => self.decode_groups_b::<2>(enc, out, stats),
+            _ => self.decode_groups_b::<1>(enc, out, stats),
+        }
+    }
+
+    fn decode_groups_b<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut Vec<u8>,
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, gb, rb, r, k) = (l.group_data, l.group_bytes, l.row_bytes, self.r, l.k);
+        debug_assert_eq!(enc.len() % gb, 0);
+        let mut syn = vec![V::<B>::zero(); r];
+        let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
+        out.reserve(enc.len() / gb * gd);
+        let first_group = stats.codewords as usize / l.interleave;
+        for (g, genc) in enc.chunks_exact(gb).enumerate() {
+            let base = out.len();
+            out.extend_from_slice(&genc[..gd]);
+            stats.codewords += l.interleave as u64;
+            for off in (0..rb).step_by(8 * B) {
+                self.kernel.parity(genc, rb, off, &mut syn, &mut scratch);
+                let mut nz = V::<B>::zero();
+                for (q, s) in syn.iter_mut().enumerate() {
+                    *s ^= V::load(&genc[(k + q) * rb + off..]);
+                    nz = nz | *s;
+                }
+                if nz.is_zero() {
+                    continue;
+                }
+                for t in 0..B {
+                    let mut word = nz.0[t];
+                    while word != 0 {
+                        let bit = word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let lane = (off / 8 + t) * 64 + bit;
+                        let key = syn.iter().enumerate().fold(0u128, |a, (q, s)| {
+                            a | ((((s.0[t] >> bit) & 1) as u128) << q)
+                        });
+                        let ok = self.fix_lane(genc, &mut out[base..], lane, key, stats);
+                        if !ok {
+                            stats.uncorrectable += 1;
+                            let group = first_group + g;
+                            match stats.bad_lanes.last_mut() {
+                                Some((gg, mask)) if *gg == group => {
+                                    mask[lane / 64] |= 1 << (lane % 64)
+                                }
+                                _ => {
+                                    let mut mask = vec![0u64; l.interleave / 64];
+                                    mask[lane / 64] |= 1 << (lane % 64);
+                                    stats.bad_lanes.push((group, mask));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Corrects one lane with a nonzero syndrome; false when the decoder gives up.
+    fn fix_lane(
+        &self,
+        genc: &[u8],
+        data: &mut [u8],
+        lane: usize,
+        key: u128,
+        stats: &mut ChunkStats,
+    ) -> bool {
+        let (rb, k) = (self.layout.row_bytes, self.layout.k);
+        let (byte, mask) = (lane / 8, 1u8 << (lane % 8));
+        if let Ok(i) = self.table.binary_search_by_key(&key, |&(s, _)| s) {
+            let row = self.table[i].1 as usize;
+            if row < k {
+                data[row * rb + byte] ^= mask;
+            }
+            stats.corrected_bits += 1;
+            return true;
+        }
+        let n = self.code.n();
+        let mut word = BitVec::zeros(n);
+        for row in 0..n {
+            if genc[row * rb + byte] & mask != 0 {
+                word.set(self.pos_of_row[row] as usize, true);
+            }
+        }
+        let d = self.code.decode(&word);
+        match d.status {
+            Status::Clean => true,
+            Status::Corrected => {
+                for &e in &d.errors {
+                    let row = self.row_of_pos[e] as usize;
+                    if row < k {
+                        data[row * rb + byte] ^= mask;
+                    }
+                }
+                stats.corrected_bits += d.errors.len() as u64;
+                true
+            }
+            Status::Detected => false,
+        }
+    }
+
+    /// Decodes one chunk of `enc.len() / group_bytes` groups carrying `len` payload bytes:
+    /// appends the payload to `out` and checks the tail.
+    pub fn decode_chunk(
+        &self,
+        enc: &[u8],
+        index: u64,
+        len: usize,
+        out: &mut Vec<u8>,
+    ) -> ChunkCheck {
+        let start = out.len();
+        let mut stats = ChunkStats::default();
+        self.decode_groups(enc, out, &mut stats);
+        let area = out.len() - start;
+        let (t_index, t_len, t_crc) = parse_tail(&out[start + area - TAIL..start + area]);
+        out.truncate(start + len);
+        let crc = crc32c::crc32c(&out[start..]);
+        let ok = t_crc == crc && t_index == index && t_len as usize == len;
+        let ranges = if ok {
+            Vec::new()
+        } else if stats.bad_lanes.is_empty() {
+            vec![(0, len as u64)]
+        } else {
+            self.lane_ranges(&stats.bad_lanes, len)
+        };
+        ChunkCheck {
+            stats,
+            crc,
+            stored_crc: t_crc,
+            tail_ok: t_index == index && t_len as usize == len,
+            ok,
+            ranges,
+        }
+    }
+
+    /// Byte ranges (within the chunk payload, clipped to `len`) holding bits of the given lanes.
+    fn lane_ranges(&self, bad: &[(usize, Vec<u64>)], len: usize) -> Vec<(u64, u64)> {
+        let l = &self.layout;
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        let mut push = |a: usize, b: usize| {
+            let (a, b) = (a.min(len), b.min(len));
+            if a >= b {
+                return;
+            }
+            match ranges.last_mut() {
+                Some(last) if last.1 >= a as u64 => last.1 = last.1.max(b as u64),
+                _ => ranges.push((a as u64, b as u64)),
+            }
+        };
+        for (g, mask) in bad {
+            let bytes: Vec<bool> = (0..l.row_bytes)
+                .map(|i| (mask[i / 8] >> (8 * (i % 8))) & 0xFF != 0)
+                .collect();
+            for row in 0..l.k {
+                let base = g * l.group_data + row * l.row_bytes;
+                let mut i = 0;
+                while i < bytes.len() {
+                    if !bytes[i] {
+                        i += 1;
+                        continue;
+                    }
+                    let j = (i..bytes.len()).find(|&j| !bytes[j]).unwrap_or(bytes.len());
+                    push(base + i, base + j);
+                    i = j;
+                }
+            }
+        }
+        ranges
+    }
+}
+
+/// The verdict on one decoded chunk.
+#[derive(Debug)]
+pub struct ChunkCheck {
+    /// Decoder statistics.
+    pub stats: ChunkStats,
+    /// CRC-32C of the payload as decoded.
+    pub crc: u32,
+    /// CRC-32C the tail stores.
+    pub stored_crc: u32,
+    /// Whether the tail's index and length are the expected ones.
+    pub tail_ok: bool,
+    /// Whether the chunk verified.
+    pub ok: bool,
+    /// Damaged byte ranges within the chunk payload (empty when verified).
+    pub ranges: Vec<(u64, u64)>,
+}
+
+/// Encoder state: header, chunks, trailer.
+#[derive(Debug)]
+pub struct EncodeCore {
+    codec: Codec,
+    header: [u8; BLOCK],
+    index: u64,
+    total: u64,
+    crc: u32,
+}
+
+impl EncodeCore {
+    /// A core for a layout (already checked).
+    pub fn new(layout: Layout) -> EncodeCore {
+        let header = header_block(&layout);
+        EncodeCore {
+            codec: Codec::new(layout),
+            header,
+            index: 0,
+            total: 0,
+            crc: 0,
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.codec.layout
+    }
+
+    /// Appends the header region.
+    pub fn start(&self, out: &mut Vec<u8>) {
+        region_bytes(&self.header, self.codec.layout.slot, out);
+    }
+
+    /// Appends one chunk (`1..=chunk_size` bytes).
+    pub fn chunk(&mut self, data: &[u8], out: &mut Vec<u8>) {
+        debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
+        let crc = self.codec.encode_chunk(data, self.index, out);
+        self.crc = crc32c::crc32c_combine(self.crc, crc, data.len());
+        self.index += 1;
+        self.total += data.len() as u64;
+    }
+
+    /// Appends the trailer region.
+    pub fn finish(&self, out: &mut Vec<u8>) {
+        let t = Trailer {
+            total_len: self.total,
+            chunks: self.index,
+            crc: self.crc,
+        };
+        let block = trailer_block(&t, format::block_crc(&self.header));
+        region_bytes(&block, self.codec.layout.slot, out);
+    }
+}
+
+/// Decoder state: everything after the header.
+#[derive(Debug)]
+pub struct DecodeCore {
+    codec: Codec,
+    header: Header,
+    header_crc: u32,
+    lenient: bool,
+    report: Report,
+    index: u64,
+    crc: u32,
+}
+
+impl DecodeCore {
+    /// A core for a header found by [`format::probe_header`].
+    pub fn new(layout: Layout, block: &[u8; BLOCK], corrected_bits: u64) -> DecodeCore {
+        let header = Header::from_layout(&layout);
+        let report = Report {
+            corrected_bits,
+            header_corrected_bits: corrected_bits,
+            bytes_in: layout.region() as u64,
+            spec: layout.spec.to_string(),
+            interleave: layout.interleave as u64,
+            chunk_size: layout.chunk_size as u64,
+            checksum_ok: true,
+            ..Report::default()
+        };
+        DecodeCore {
+            codec: Codec::new(layout),
+            header,
+            header_crc: format::block_crc(block),
+            lenient: false,
+            report,
+            index: 0,
+            crc: 0,
+        }
+    }
+
+    /// Lenient (keep damaged data, record it) or strict (fail on it).
+    pub fn set_lenient(&mut self, yes: bool) {
+        self.lenient = yes;
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The report so far.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The report, by value.
+    pub fn into_report(self) -> Report {
+        self.report
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.codec.layout
+    }
+
+    /// Decodes the chunk `enc` carrying `len` bytes, appending to `out`. In strict mode an
+    /// unverified chunk is an error and nothing of it is appended.
+    fn chunk_of(&mut self, enc: &[u8], len: usize, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        let offset = self.index * self.codec.layout.chunk_size as u64;
+        let check = self.codec.decode_chunk(enc, self.index, len, out);
+        let r = &mut self.report;
+        r.bytes_in += enc.len() as u64;
+        r.codewords += check.stats.codewords;
+        r.corrected_bits += check.stats.corrected_bits;
+        r.uncorrectable_codewords += check.stats.uncorrectable;
+        r.chunks += 1;
+        self.crc = crc32c::crc32c_combine(self.crc, check.crc, len);
+        let index = self.index;
+        self.index += 1;
+        if !check.ok {
+            r.checksum_ok = false;
+            r.damaged_chunks += 1;
+            if !self.lenient {
+                out.truncate(start);
+                let (a, b) = (offset, offset + len as u64);
+                return Err(if check.stats.uncorrectable > 0 {
+                    Error::Corrupt {
+                        reason: format!(
+                            "chunk {index} (bytes {a}..{b}): {} codewords could not be corrected",
+                            check.stats.uncorrectable
+                        ),
+                    }
+                } else if !check.tail_ok {
+                    Error::Corrupt {
+                        reason: format!(
+                            "chunk {index} (bytes {a}..{b}): its tail does not name chunk {index} of {len} bytes"
+                        ),
+                    }
+                } else {
+                    Error::Checksum {
+                        what: format!("chunk {index} (bytes {a}..{b})"),
+                        expected: check.stored_crc,
+                        got: check.crc,
+                    }
+                });
+            }
+            for (a, b) in check.ranges {
+                push_range(&mut r.damaged_ranges, offset + a, offset + b);
+            }
+        }
+        r.bytes_out += len as u64;
+        Ok(())
+    }
+
+    /// Decodes a full chunk (`enc.len() == chunk_bytes`), known not to be the last bytes
+    /// before the trailer.
+    pub fn chunk(&mut self, enc: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        debug_assert_eq!(enc.len(), self.codec.layout.chunk_bytes);
+        let len = self.codec.layout.chunk_size;
+        self.chunk_of(enc, len, out)
+    }
+
+    /// Decodes everything after the full chunks: the last (short) chunk, if any, and the
+    /// trailer, then checks the whole stream.
+    pub fn finish(&mut self, rest: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        let l = self.codec.layout.clone();
+        let region = l.region();
+        let truncated = |reason: String| Error::Truncated { reason };
+        if rest.len() < region {
+            return Err(truncated(format!(
+                "expected a {region}-byte trailer after chunk {}, found {} bytes",
+                self.index,
+                rest.len()
+            )));
+        }
+        let (body, tr) = rest.split_at(rest.len() - region);
+        let Some((trailer, flips)) = read_trailer(tr, l.slot, self.header_crc) else {
+            return Err(truncated(format!(
+                "no valid trailer in the last {region} bytes after chunk {} (the stream ends early, or its trailer is damaged beyond repair)",
+                self.index
+            )));
+        };
+        self.report.trailer_corrected_bits = flips;
+        self.report.corrected_bits += flips;
+        let cs = l.chunk_size as u64;
+        let chunks = trailer.total_len.div_ceil(cs);
+        if trailer.chunks != chunks {
+            return Err(Error::Corrupt {
+                reason: format!(
+                    "trailer names {} chunks for {} bytes, expected {chunks}",
+                    trailer.chunks, trailer.total_len
+                ),
+            });
+        }
+        let done = self.index;
+        if done > chunks || (done == chunks && !body.is_empty()) {
+            return Err(Error::Corrupt {
+                reason: format!(
+                    "expected {chunks} chunks ({} bytes), found more",
+                    trailer.total_len
+                ),
+            });
+        }
+        if done < chunks {
+            let last_len = trailer.total_len - done * cs;
+            let need = if last_len > cs {
+                l.chunk_bytes as u64 + 1
+            } else {
+                (l.groups_for(last_len as usize) * l.group_bytes) as u64
+            };
+            if (body.len() as u64) < need || done + 1 < chunks {
+                return Err(truncated(format!(
+                    "expected {} chunks ({} bytes), found {done} and {} bytes",
+                    chunks,
+                    trailer.total_len,
+                    body.len()
+                )));
+            }
+            if body.len() as u64 != need {
+                return Err(Error::Corrupt {
+                    reason: format!(
+                        "expected the last chunk in {need} bytes, found {}",
+                        body.len()
+                    ),
+                });
+            }
+            self.chunk_of(body, last_len as usize, out)?;
+        }
+        self.report.bytes_in += region as u64;
+        if self.crc != trailer.crc {
+            self.report.checksum_ok = false;
+            if !self.lenient {
+                return Err(Error::Checksum {
+                    what: "the whole stream".into(),
+                    expected: trailer.crc,
+                    got: self.crc,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends `[a, b)` to sorted, merged ranges (ranges arrive in increasing order).
+fn push_range(ranges: &mut Vec<(u64, u64)>, a: u64, b: u64) {
+    if a >= b {
+        return;
+    }
+    match ranges.last_mut() {
+        Some(last) if last.1 >= a => last.1 = last.1.max(b),
+        _ => ranges.push((a, b)),
+    }
+}
