@@ -450,3 +450,53 @@ mod output {
         }
     }
 }
+
+mod bench {
+    use super::*;
+
+    #[test]
+    fn bench_reports_codec_and_cli_against_memcpy_and_cat() {
+        let out = tilecode()
+            .args([
+                "bench",
+                "alien:9x9",
+                "secded:72",
+                "--size",
+                "1",
+                "--repetitions",
+                "1",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rs = results(&v);
+        assert_eq!(rs.len(), 2);
+        for (r, code) in rs.iter().zip(["alien:9x9", "secded:72"]) {
+            assert_eq!(r["code"], code);
+            assert_eq!(u(r, "bytes"), 4 << 20);
+            for key in [
+                "memcpy_bytes_per_sec",
+                "encode_bytes_per_sec",
+                "decode_clean_bytes_per_sec",
+                "decode_noisy_bytes_per_sec",
+                "encode_ratio",
+            ] {
+                assert!(f(r, key) > 0.0, "{key}");
+            }
+            assert!(f(&r["cli"], "cat_bytes_per_sec") > 0.0);
+            assert!(f(&r["cli"], "encode_bytes_per_sec") > 0.0);
+            assert!(u(r, "flipped_bits") > 0);
+        }
+        tilecode()
+            .args(["bench", "alien:9x9", "--size", "0"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with("tilecode: --size"));
+    }
+}
