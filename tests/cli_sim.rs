@@ -462,7 +462,7 @@ mod bench {
                 "alien:9x9",
                 "secded:72",
                 "--size",
-                "1",
+                "4",
                 "--repetitions",
                 "1",
                 "--json",
