@@ -163,7 +163,11 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
                     "--exact needs the binary symmetric channel (--channel bsc), found `{channel}`"
                 );
             }
-            Some(ExactModel::new(code.as_ref(), args.interleave)?)
+            let rho = tilecode::code::covering_radius(code.as_ref())?;
+            Some((
+                ExactModel::new(code.as_ref(), args.interleave)?,
+                (code.d(), rho),
+            ))
         } else {
             None
         };
@@ -171,8 +175,9 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
             let ch = channel.resolve(p)?;
             let sim = Simulator::new(code.as_ref(), ch, args.interleave, args.seed, engine)?;
             let mut point = sim.point(p.unwrap_or_else(|| ch.mean_error_rate()), &stop, threads)?;
-            if let Some(m) = &model {
+            if let Some((m, distances)) = &model {
                 point.exact = Some(m.rates(point.p));
+                point.distances = Some(*distances);
             }
             results.push(point);
         }

@@ -453,6 +453,7 @@ impl Simulator {
             stop_reason: run.stop_reason.as_str().into(),
             seconds: run.seconds,
             exact: None,
+            distances: None,
         })
     }
 }

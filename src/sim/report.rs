@@ -44,6 +44,8 @@ pub struct PointResult {
     pub seconds: f64,
     /// Exact rates, when asked for.
     pub exact: Option<ExactRates>,
+    /// Minimum distance and covering radius, reported with the exact rates.
+    pub distances: Option<(usize, usize)>,
 }
 
 fn ratio(x: u64, n: u64) -> f64 {
@@ -177,6 +179,10 @@ impl PointResult {
         put("stop_reason", json!(self.stop_reason));
         put("seconds", num_f64(self.seconds));
         put("info_bits_per_second", num_f64(self.info_bits_per_second()));
+        if let Some((d, rho)) = self.distances {
+            put("d", json!(d));
+            put("covering_radius", json!(rho));
+        }
         if let Some(e) = &self.exact {
             put(
                 "exact",
@@ -274,6 +280,10 @@ impl PointResult {
             stop_reason: s("stop_reason")?,
             seconds: f("seconds")?,
             exact,
+            distances: match (v.get("d"), v.get("covering_radius")) {
+                (Some(_), Some(_)) => Some((u("d")? as usize, u("covering_radius")? as usize)),
+                _ => None,
+            },
         })
     }
 }
@@ -372,6 +382,9 @@ pub fn merge(runs: &[(String, Vec<PointResult>)]) -> Result<Vec<PointResult>> {
             if acc.exact.is_none() {
                 acc.exact = r.exact;
             }
+            if acc.distances.is_none() {
+                acc.distances = r.distances;
+            }
         }
     }
     Ok(out)
@@ -405,6 +418,7 @@ mod tests {
             stop_reason: "frame_errors".into(),
             seconds: 0.5,
             exact: None,
+            distances: Some((4, 3)),
         }
     }
 
