@@ -8,11 +8,23 @@ use tilecode::sim::{Channel, Engine, Scratch, Simulator, SlicedCode};
 
 fn batches(c: &mut Criterion) {
     let mut g = c.benchmark_group("sim_batch");
-    for spec in ["alien:9x9", "secded:72", "hamming:127", "alien:31x33", "secded:1023"] {
+    for spec in [
+        "alien:9x9",
+        "secded:72",
+        "hamming:127",
+        "alien:31x33",
+        "secded:1023",
+    ] {
         let code = from_spec_str(spec).unwrap();
         let k = code.k() as u64;
-        let sim =
-            Simulator::new(code.as_ref(), Channel::Bsc { p: 1e-3 }, 1, 1, Engine::Sliced).unwrap();
+        let sim = Simulator::new(
+            code.as_ref(),
+            Channel::Bsc { p: 1e-3 },
+            1,
+            1,
+            Engine::Sliced,
+        )
+        .unwrap();
         // Information bits of one batch of 64 frames.
         g.throughput(Throughput::Elements(64 * k));
         let mut scratch = Scratch::default();
@@ -58,8 +70,14 @@ fn decode_only(c: &mut Criterion) {
 fn reference(c: &mut Criterion) {
     let mut g = c.benchmark_group("reference_batch");
     let code = from_spec_str("alien:9x9").unwrap();
-    let sim =
-        Simulator::new(code.as_ref(), Channel::Bsc { p: 1e-3 }, 1, 1, Engine::Reference).unwrap();
+    let sim = Simulator::new(
+        code.as_ref(),
+        Channel::Bsc { p: 1e-3 },
+        1,
+        1,
+        Engine::Reference,
+    )
+    .unwrap();
     g.throughput(Throughput::Elements(64 * code.k() as u64));
     let mut scratch = Scratch::default();
     let mut i = 0u64;

@@ -479,7 +479,8 @@ mod bench {
         assert_eq!(rs.len(), 2);
         for (r, code) in rs.iter().zip(["alien:9x9", "secded:72"]) {
             assert_eq!(r["code"], code);
-            assert_eq!(u(r, "bytes"), 4 << 20);
+            // Rounded down to whole chunks of about 1 MiB.
+            assert!(u(r, "bytes") > 3 << 20 && u(r, "bytes") <= 4 << 20);
             for key in [
                 "memcpy_bytes_per_sec",
                 "encode_bytes_per_sec",
