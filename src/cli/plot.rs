@@ -57,10 +57,6 @@ fn decade_floor(x: f64) -> f64 {
     10f64.powf(x.log10().floor())
 }
 
-fn decade_ceil(x: f64) -> f64 {
-    10f64.powf(x.log10().ceil())
-}
-
 /// Which rate a panel shows.
 #[derive(Clone, Copy, PartialEq)]
 enum Panel {
@@ -118,7 +114,7 @@ pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
     }
     let pmin = ps.iter().copied().fold(f64::INFINITY, f64::min);
     let pmax = ps.iter().copied().fold(0.0, f64::max);
-    let (x0, x1) = (decade_floor(pmin / 1.5), decade_ceil(pmax * 1.5).min(1.0));
+    let (x0, x1) = (pmin / 2.0, (pmax * 2.0).min(1.0));
     let grid: Vec<f64> = (0..=120)
         .map(|i| x0 * (x1 / x0).powf(i as f64 / 120.0))
         .collect();
