@@ -166,12 +166,11 @@ impl BlockCode for AlienCode {
                 // (r, c): parity pair of D (rows 1.., columns 1..); p = |D| mod 2 = |r| = |c|.
                 let mut r = vec![false; m];
                 let mut c = vec![false; n];
-                for i in 1..m {
-                    for j in 1..n {
-                        if at(&cw, i, j) {
-                            r[i] ^= true;
-                            c[j] ^= true;
-                        }
+                for p in cw.ones_iter() {
+                    let (i, j) = (p / n, p % n);
+                    if i > 0 && j > 0 {
+                        r[i] ^= true;
+                        c[j] ^= true;
                     }
                 }
                 let p = r.iter().filter(|&&x| x).count() % 2 == 1;

@@ -159,7 +159,7 @@ pub fn optimality(n: usize, k: usize, d: usize) -> Optimality {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::{BlockCode, build};
+    use crate::code::build;
 
     /// The largest `k` of a binary linear code of length `n` and distance `d` by exhaustive
     /// search over parity-check matrices in systematic form is out of reach; instead check the

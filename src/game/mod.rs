@@ -2,5 +2,13 @@
 
 pub mod alien;
 mod board;
+pub mod chase;
+pub mod pattern;
+pub mod qstate;
+pub mod shortest;
+pub mod solver;
 
 pub use board::Board;
+pub use pattern::{Game, Pattern, Stencil};
+pub use qstate::{QBoard, QSolver};
+pub use solver::{PressLayout, Solver, random_solvable, solve_closed_form};

@@ -148,20 +148,21 @@ impl BscProfile {
         for w in (0..n).rev() {
             qpow[w] = qpow[w + 1].mul(qw);
         }
+        let term = |count: &BigUint, weight: Wide, sum: Wide| {
+            if count.is_zero() {
+                sum
+            } else {
+                sum.add(Wide::from_biguint(count).mul(weight))
+            }
+        };
         let (mut c, mut d, mut e) = (Wide::ZERO, Wide::ZERO, Wide::ZERO);
         let mut ppow = Wide::ONE;
-        for w in 0..=n {
-            let weight = ppow.mul(qpow[w]);
+        for (w, &qp) in qpow.iter().enumerate() {
+            let weight = ppow.mul(qp);
             if !weight.is_zero() {
-                if !self.correct[w].is_zero() {
-                    c = c.add(Wide::from_biguint(&self.correct[w]).mul(weight));
-                }
-                if !self.detected[w].is_zero() {
-                    d = d.add(Wide::from_biguint(&self.detected[w]).mul(weight));
-                }
-                if !self.miscorrected[w].is_zero() {
-                    e = e.add(Wide::from_biguint(&self.miscorrected[w]).mul(weight));
-                }
+                c = term(&self.correct[w], weight, c);
+                d = term(&self.detected[w], weight, d);
+                e = term(&self.miscorrected[w], weight, e);
             }
             ppow = ppow.mul(pw);
         }

@@ -1,28 +1,14 @@
 //! Covering radii: the largest distance from any word to the code.
 //!
-//! For alien codes the paper's closed forms (Section 4.3); for Hamming-type codes a
+//! For alien codes the closed forms of [`crate::game::alien::covering_radius`] (the paper's
+//! Section 4.3, corrected for elongated odd-by-odd boards); for Hamming-type codes a
 //! breadth-first search over the syndrome space, where the covering radius is the largest
 //! number of parity-check columns any syndrome needs.
 
 use crate::code::spec::ceil_log2;
 use crate::code::{BlockCode, Spec};
 use crate::error::{Error, Result};
-use crate::game::alien::Shape;
-
-/// The covering radius of `alien:MxN` (the paper, Section 4.3): even-by-even 0, even-by-odd
-/// `m / 2` (odd-by-even `n / 2`), odd-by-odd `min(m, n) - [m == n]`; `m x 1` and `1 x n` boards
-/// are repetition codes with radius `floor(mn / 2)`.
-pub fn alien_covering_radius(m: usize, n: usize) -> usize {
-    if m == 1 || n == 1 {
-        return m * n / 2;
-    }
-    match Shape::of(m, n) {
-        Shape::EvenEven => 0,
-        Shape::EvenOdd => m / 2,
-        Shape::OddEven => n / 2,
-        Shape::OddOdd => m.min(n) - usize::from(m == n),
-    }
-}
+use crate::game::alien;
 
 /// The largest syndrome space [`syndrome_bfs`] searches: `2^26` syndromes (three bit sets of
 /// 8 MiB each).
@@ -61,8 +47,8 @@ where
     while reached < size {
         radius += 1;
         let mut grew = false;
-        'layer: for wi in 0..words {
-            let mut word = frontier[wi];
+        'layer: for (wi, &bits_here) in frontier.iter().enumerate() {
+            let mut word = bits_here;
             while word != 0 {
                 let x = (wi * 64 + word.trailing_zeros() as usize) as u64;
                 word &= word - 1;
@@ -98,7 +84,8 @@ where
 /// The covering radius of a code: the largest Hamming distance from any word to the nearest
 /// codeword.
 ///
-/// Alien codes use the paper's closed forms; `hamming:N` and `secded:N` a breadth-first search
+/// Alien codes use the closed forms of [`alien::covering_radius`]; `hamming:N` and `secded:N` a
+/// breadth-first search
 /// over their `2^(n - k)` syndromes; repetition codes have radius `floor(n / 2)` and
 /// single-parity-check codes radius 1 (both also checked against the search in the tests).
 ///
@@ -107,7 +94,7 @@ where
 /// reaches it: `hamming:16777216` has 25).
 pub fn covering_radius(code: &dyn BlockCode) -> Result<usize> {
     Ok(match code.spec() {
-        Spec::Alien { rows, cols } => alien_covering_radius(rows, cols),
+        Spec::Alien { rows, cols } => alien::covering_radius(rows, cols),
         Spec::Repetition(n) => n / 2,
         Spec::Parity(_) => 1,
         Spec::Hamming(n) => {
@@ -164,6 +151,22 @@ mod tests {
                 3
             );
         }
+    }
+
+    #[test]
+    fn elongated_odd_boards_exceed_the_papers_formula() {
+        // The word with row parities 0 and column parities 1 in columns 1..=4 of a 3x9 board:
+        // its coset's lightest words have weight 4 = min(max(0, 4), max(3, 5)). The paper's
+        // min(m, n) - [m == n] says 3.
+        let radius = |s: &str| covering_radius(crate::code::from_spec_str(s).unwrap().as_ref());
+        assert_eq!(radius("alien:3x9").unwrap(), 4);
+        assert_eq!(radius("alien:9x3").unwrap(), 4);
+        assert_eq!(radius("alien:5x13").unwrap(), 6);
+        // square and near-square boards agree with the paper
+        assert_eq!(radius("alien:9x9").unwrap(), 8);
+        assert_eq!(radius("alien:3x7").unwrap(), 3);
+        assert_eq!(radius("alien:1x9").unwrap(), 4);
+        assert_eq!(radius("alien:1x1").unwrap(), 0);
     }
 
     #[test]

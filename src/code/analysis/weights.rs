@@ -11,6 +11,7 @@
 //! with the Krawtchouk polynomials `K_j` computed by their three-term recurrence, one pass per
 //! distinct dual weight `w`, in exact integers.
 
+use super::krawtchouk;
 use crate::code::spec::ceil_log2;
 use crate::code::{BlockCode, Spec};
 use crate::error::{Error, Result};
@@ -229,47 +230,22 @@ pub fn macwilliams_work(dual: &DualEnumerator) -> u128 {
     dual.weights.len() as u128 * (n / 2 + 1) * (n / 64 + 1)
 }
 
-/// The largest [`macwilliams_work`] accepted (about ten seconds on one core of a 2020s laptop).
-pub const MAX_MACWILLIAMS_WORK: u128 = 40_000_000_000;
+/// The largest [`macwilliams_work`] accepted: about half a minute of CPU time (`alien:127x127`,
+/// the largest square odd board within [`MAX_WEIGHT_DISTRIBUTION_N`], needs `3.4e9`).
+pub const MAX_MACWILLIAMS_WORK: u128 = 4_000_000_000;
 
 /// The largest code length whose weight distribution is computed: the distribution alone
-/// takes about `n^2 / 2` bits.
-pub const MAX_WEIGHT_DISTRIBUTION_N: usize = 1 << 15;
+/// takes about `n^2 / 2` bits (16 MiB here; its JSON about 58 MB).
+pub const MAX_WEIGHT_DISTRIBUTION_N: usize = 1 << 14;
 
 /// The MacWilliams transform of a dual enumerator: the weight distribution `A_0..=A_n` of the
 /// code, exactly.
 pub fn macwilliams(dual: &DualEnumerator) -> Vec<BigUint> {
     let n = dual.n;
     let half = n / 2;
-    // Per dual weight w: sum over j <= n/2 of B_w K_j(w), split by the parity of w because
-    // K_{n-j}(w) = (-1)^w K_j(w) gives the upper half for free.
-    let entries: Vec<(usize, BigInt)> = dual
-        .weights
-        .iter()
-        .map(|(&w, c)| (w, BigInt::from(c.clone())))
-        .collect();
-    let zero_sums = || {
-        (
-            vec![BigInt::zero(); half + 1],
-            vec![BigInt::zero(); half + 1],
-        )
-    };
-    let (even, odd) = entries
-        .par_iter()
-        .fold(zero_sums, |(mut even, mut odd), (w, bw)| {
-            let acc = if w % 2 == 0 { &mut even } else { &mut odd };
-            krawtchouk_accumulate(n, *w, bw, acc);
-            (even, odd)
-        })
-        .reduce(zero_sums, |(mut e1, mut o1), (e2, o2)| {
-            for (a, b) in e1.iter_mut().zip(e2) {
-                *a += b;
-            }
-            for (a, b) in o1.iter_mut().zip(o2) {
-                *a += b;
-            }
-            (e1, o1)
-        });
+    let entries: Vec<(usize, BigUint)> =
+        dual.weights.iter().map(|(&w, c)| (w, c.clone())).collect();
+    let (even, odd) = krawtchouk::sums(n, &entries);
     let mut a = vec![BigUint::zero(); n + 1];
     for j in 0..=half {
         let lo = &even[j] + &odd[j];
@@ -296,27 +272,6 @@ fn exact_shift(x: BigInt, dim: usize, n: usize, j: usize) -> BigUint {
     mag >> dim
 }
 
-/// `acc[j] += bw * K_j(w)` for `j = 0..=n/2`, with the recurrence
-/// `(j + 1) K_{j+1} = (n - 2w) K_j - (n - j + 1) K_{j-1}`.
-fn krawtchouk_accumulate(n: usize, w: usize, bw: &BigInt, acc: &mut [BigInt]) {
-    let c1 = n as i64 - 2 * w as i64;
-    let mut prev = BigInt::one();
-    acc[0] += bw;
-    if acc.len() == 1 {
-        return;
-    }
-    let mut cur = BigInt::from(c1);
-    acc[1] += bw * &cur;
-    for j in 1..acc.len() - 1 {
-        prev *= (n - j + 1) as u64;
-        let mut next = &cur * c1;
-        next -= &prev;
-        next /= (j + 1) as u64;
-        acc[j + 1] += bw * &next;
-        prev = std::mem::replace(&mut cur, next);
-    }
-}
-
 /// The weight distribution `A_0..=A_n` of a code, exactly: `A_j` codewords have weight `j`,
 /// and the counts sum to `2^k`.
 ///
@@ -325,8 +280,8 @@ fn krawtchouk_accumulate(n: usize, w: usize, bw: &BigInt, acc: &mut [BigInt]) {
 ///
 /// # Errors
 /// [`Error::Limit`] when the code is too long (past [`MAX_WEIGHT_DISTRIBUTION_N`]) or the
-/// transform would take too long (past [`MAX_MACWILLIAMS_WORK`]; for square odd-by-odd alien
-/// boards that is beyond about `alien:111x111`).
+/// transform would take too long (past [`MAX_MACWILLIAMS_WORK`]). The largest square boards
+/// within reach are `alien:127x127` (odd, about 30 s of CPU time) and `alien:128x128`.
 pub fn weight_distribution(code: &dyn BlockCode) -> Result<Vec<BigUint>> {
     let n = code.n();
     let spec = code.spec();
@@ -339,8 +294,9 @@ pub fn weight_distribution(code: &dyn BlockCode) -> Result<Vec<BigUint>> {
             "length {n} exceeds {MAX_WEIGHT_DISTRIBUTION_N} (the counts alone would need about n^2/2 bits)"
         )));
     }
-    if code.k() == 1 {
-        // Repetition codes, thin alien boards and 1x1: {0, 1^n}.
+    if matches!(spec, Spec::Repetition(_) | Spec::Alien { .. }) && code.k() == 1 {
+        // Repetition codes, thin alien boards and 1x1: {0, 1^n}. (Not hamming:4, whose one
+        // non-zero codeword is 1110.)
         let mut a = vec![BigUint::zero(); n + 1];
         a[0] += 1u32;
         a[n] += 1u32;
@@ -382,8 +338,8 @@ mod tests {
         let n = 13usize;
         let row: Vec<Vec<BigUint>> = (0..=n).map(binomial_row).collect();
         for w in 0..=n {
-            let mut acc = vec![BigInt::zero(); n / 2 + 1];
-            krawtchouk_accumulate(n, w, &BigInt::one(), &mut acc);
+            let (even, odd) = krawtchouk::naive_sums(n, &[(w, BigUint::one())]);
+            let acc = if w % 2 == 0 { even } else { odd };
             for (j, got) in acc.iter().enumerate() {
                 let mut k = BigInt::zero();
                 for s in 0..=j.min(w) {

@@ -1,0 +1,518 @@
+//! `tilecode solve`, `analyze` and `random` end to end.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn tilecode() -> Command {
+    Command::cargo_bin("tilecode").unwrap()
+}
+
+fn json(args: &[&str], stdin: &str) -> Value {
+    let out = tilecode().args(args).write_stdin(stdin).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const LECTURE_24_1: &str = "11001\n11100\n10001\n00111\n10011\n";
+
+mod solve {
+    use super::*;
+
+    #[test]
+    fn lecture_example_from_stdin() {
+        let v = json(&["solve", "lights-out:5x5", "-", "--json"], LECTURE_24_1);
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["presses"], "0010010111010101110100100");
+        assert_eq!(v["press_count"], 12);
+        assert_eq!(v["optimal"], false);
+        assert_eq!(v["solutions"], 4);
+        assert_eq!(v["certificate"], Value::Null);
+    }
+
+    #[test]
+    fn human_output_draws_the_presses() {
+        tilecode()
+            .args(["solve", "lights-out:5x5", "-"])
+            .write_stdin(LECTURE_24_1)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("solvable with 12 presses"))
+            .stdout(predicate::str::contains(
+                "..#..\n#.###\n.#.#.\n###.#\n..#..\n",
+            ));
+    }
+
+    #[test]
+    fn board_file_with_dots_and_spaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.txt");
+        std::fs::write(&path, "# . .\n\n# # #\n# # #\n").unwrap();
+        let v = json(
+            &["solve", "lights-out:3x3", path.to_str().unwrap(), "--json"],
+            "",
+        );
+        assert_eq!(v["presses"], "000100001");
+        assert_eq!(v["optimal"], true);
+    }
+
+    #[test]
+    fn unsolvable_board_has_a_certificate() {
+        let v = json(
+            &["solve", "lights-out:5x5", "-", "--json"],
+            "10101\n00000\n00000\n00000\n00000\n",
+        );
+        assert_eq!(v["solvable"], false);
+        assert_eq!(v["presses"], Value::Null);
+        let cert = v["certificate"].as_str().unwrap();
+        assert_eq!(cert.len(), 25);
+        // Odd overlap with the board.
+        let overlap = cert
+            .chars()
+            .zip("1010100000000000000000000".chars())
+            .filter(|&(a, b)| a == '1' && b == '1')
+            .count();
+        assert_eq!(overlap % 2, 1);
+        tilecode()
+            .args(["solve", "lights-out:5x5", "-"])
+            .write_stdin("10101\n00000\n00000\n00000\n00000\n")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("not solvable"))
+            .stdout(predicate::str::contains("certificate"));
+    }
+
+    #[test]
+    fn gale_berlekamp_lists_rows_and_columns() {
+        let v = json(
+            &["solve", "gale-berlekamp:3x4", "-", "--json"],
+            "0110\n1001\n0110\n",
+        );
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["presses"]["rows"], serde_json::json!([1]));
+        assert_eq!(v["presses"]["cols"], serde_json::json!([1, 2]));
+        assert_eq!(v["press_count"], 3);
+        assert_eq!(v["solutions"], 2);
+    }
+
+    #[test]
+    fn torus_and_stencils() {
+        // A single press on a 5x5 torus lights exactly its plus.
+        let v = json(
+            &["solve", "lights-out:5x5", "-", "--torus", "--json"],
+            "11001\n10000\n00000\n00000\n10000\n",
+        );
+        assert_eq!(v["solvable"], true);
+        let v = json(
+            &["solve", "stencil:111/101/111:3x3", "-", "--json"],
+            "111\n101\n111\n",
+        );
+        assert_eq!(v["solvable"], true);
+    }
+
+    #[test]
+    fn q_state_paper_example() {
+        // The paper's Section 6 four-state 4x4 Alien Tiles game.
+        let v = json(
+            &["solve", "alien:4x4", "-", "--states", "4", "--json"],
+            "0000\n0120\n0300\n0000\n",
+        );
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["presses"], "0020303332130020");
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["solutions"], 1);
+        assert_eq!(v["states"], 4);
+    }
+
+    #[test]
+    fn many_states_use_numbers() {
+        let v = json(
+            &[
+                "solve",
+                "gale-berlekamp:2x3",
+                "-",
+                "--states",
+                "12",
+                "--json",
+            ],
+            "1 2 3\n4 5 6\n",
+        );
+        assert_eq!(v["solvable"], true);
+        let rows: Vec<u64> = serde_json::from_value(v["presses"]["row_counts"].clone()).unwrap();
+        let cols: Vec<u64> = serde_json::from_value(v["presses"]["col_counts"].clone()).unwrap();
+        for (i, r) in rows.iter().enumerate() {
+            for (j, c) in cols.iter().enumerate() {
+                let cell = (3 * i + j + 1) as u64;
+                assert_eq!((cell + r + c) % 12, 0);
+            }
+        }
+        let v = json(
+            &["analyze", "lights-out:2x2", "--states", "12", "--json"],
+            "",
+        );
+        assert_eq!(v["quiet_patterns"], serde_json::json!(["4,4,4,4"]));
+        assert_eq!(v["quiet_pattern_orders"], serde_json::json!([3]));
+        assert_eq!(v["solvable_fraction"], "1/3");
+    }
+
+    #[test]
+    fn q_state_certificate() {
+        let v = json(
+            &["solve", "alien:3x3", "-", "--states", "4", "--json"],
+            "100\n000\n000\n",
+        );
+        assert_eq!(v["solvable"], false);
+        assert_eq!(v["certificate"].as_str().unwrap().len(), 9);
+    }
+
+    #[test]
+    fn wrong_size_is_one_line_exit_1() {
+        tilecode()
+            .args(["solve", "lights-out:5x5", "-"])
+            .write_stdin("101\n010\n")
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "expected a 5x5 board for lights-out:5x5, found 2x3",
+            ))
+            .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+    }
+
+    #[test]
+    fn bad_characters_are_one_line_exit_1() {
+        for (args, input) in [
+            (vec!["solve", "lights-out:2x2", "-"], "1x\n01\n"),
+            (
+                vec!["solve", "lights-out:2x2", "-", "--states", "3"],
+                "13\n01\n",
+            ),
+            (vec!["solve", "lights-out:2x2", "-"], "10\n011\n"),
+            (vec!["solve", "lights-out:2x2", "-"], "\n"),
+        ] {
+            tilecode()
+                .args(&args)
+                .write_stdin(input)
+                .assert()
+                .code(1)
+                .stderr(predicate::str::starts_with("tilecode: "))
+                .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+        }
+    }
+
+    #[test]
+    fn bad_game_spec_and_missing_file() {
+        for args in [
+            vec!["solve", "chess:5x5", "-"],
+            vec!["solve", "lights-out:5", "-"],
+            vec!["solve", "stencil:01/11:3x3", "-"],
+            vec!["solve", "lights-out:3x3", "/nonexistent/board.txt"],
+            vec!["solve", "lights-out:3x3", "-", "--states", "1"],
+            vec!["solve", "lights-out:3x3", "-", "--method", "closed-form"],
+        ] {
+            tilecode()
+                .args(&args)
+                .write_stdin("000\n000\n000\n")
+                .assert()
+                .code(1)
+                .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+        }
+    }
+
+    #[test]
+    fn too_large_for_elimination() {
+        tilecode()
+            .args(["solve", "lights-out:200x200", "-", "--method", "gauss"])
+            .write_stdin(("0".repeat(200) + "\n").repeat(200))
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("out of reach"));
+    }
+}
+
+mod methods {
+    use super::*;
+
+    #[test]
+    fn shortest_proves_the_lecture_optimum() {
+        let v = json(
+            &["solve", "lights-out:5x5", "-", "--shortest", "--json"],
+            LECTURE_24_1,
+        );
+        assert_eq!(v["press_count"], 8);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["lower_bound"], 8);
+        assert_eq!(v["search"], "gray-code");
+        tilecode()
+            .args(["solve", "lights-out:5x5", "-", "--shortest"])
+            .write_stdin(LECTURE_24_1)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("8 presses (proven minimal"));
+    }
+
+    #[test]
+    fn every_method_solves_what_it_applies_to() {
+        let board = String::from_utf8(
+            tilecode()
+                .args(["random", "squares:8x8", "--seed", "5"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        for method in ["auto", "gauss", "chase", "one-way", "two-way"] {
+            let v = json(
+                &["solve", "squares:8x8", "-", "--method", method, "--json"],
+                &board,
+            );
+            assert_eq!(v["solvable"], true, "{method}");
+            let expect = if method == "auto" { "gauss" } else { method };
+            assert_eq!(v["method"], expect);
+        }
+    }
+
+    #[test]
+    fn sweeps_apply_to_plain_squares_only() {
+        tilecode()
+            .args(["solve", "lights-out:3x3", "-", "--method", "one-way"])
+            .write_stdin("000\n000\n000\n")
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("expected a plain squares game"));
+    }
+
+    #[test]
+    fn closed_forms_for_alien_and_gale_berlekamp() {
+        let v = json(
+            &["solve", "alien:4x5", "-", "--json"],
+            "10000\n00000\n00000\n00000\n",
+        );
+        assert_eq!(v["method"], "closed-form");
+        assert_eq!(v["solvable"], false);
+        assert!(v["certificate"].is_string());
+        let v = json(
+            &[
+                "solve",
+                "gale-berlekamp:3x4",
+                "-",
+                "--method",
+                "closed-form",
+                "--json",
+            ],
+            "0110\n1001\n0110\n",
+        );
+        assert_eq!(v["presses"]["rows"], serde_json::json!([1]));
+        assert_eq!(v["presses"]["cols"], serde_json::json!([1, 2]));
+        let v = json(
+            &["solve", "alien:3x5", "-", "--shortest", "--json"],
+            "11111\n11111\n11111\n",
+        );
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["press_count"], 3);
+    }
+
+    #[test]
+    fn large_boards_use_closed_forms_and_chasing() {
+        for game in [
+            "alien:301x299",
+            "lights-out:300x300",
+            "gale-berlekamp:500x400",
+        ] {
+            let board = tilecode()
+                .args(["random", game, "--seed", "8"])
+                .output()
+                .unwrap()
+                .stdout;
+            let v = json(
+                &["solve", game, "-", "--json"],
+                &String::from_utf8(board).unwrap(),
+            );
+            assert_eq!(v["solvable"], true, "{game}");
+        }
+    }
+
+    #[test]
+    fn shortest_needs_two_states() {
+        tilecode()
+            .args([
+                "solve",
+                "lights-out:2x2",
+                "-",
+                "--states",
+                "3",
+                "--shortest",
+            ])
+            .write_stdin("00\n00\n")
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("two-state games only"));
+    }
+}
+
+mod analyze {
+    use super::*;
+
+    #[test]
+    fn lights_out_5x5() {
+        let v = json(&["analyze", "lights-out:5x5", "--json"], "");
+        assert_eq!(v["rank"], 23);
+        assert_eq!(v["nullity"], 2);
+        assert_eq!(v["solvable_boards"], 8_388_608);
+        assert_eq!(v["solvable_fraction"], "1/4");
+        assert_eq!(
+            v["quiet_patterns"],
+            serde_json::json!(["1010110101000001010110101", "0111010101110111010101110"])
+        );
+    }
+
+    #[test]
+    fn big_counts_are_exact_json_integers() {
+        let out = tilecode()
+            .args(["analyze", "alien:9x9", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        // 2^(81 - 9 - 9 + 2) = 2^65, beyond 64 bits, written in full.
+        assert!(
+            text.contains("\"solvable_boards\":36893488147419103232"),
+            "{text}"
+        );
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["nullity"], 16);
+        assert_eq!(v["solvable_fraction"], "1/65536");
+    }
+
+    #[test]
+    fn completely_solvable_and_text_output() {
+        let v = json(&["analyze", "squares:6x6", "--json"], "");
+        assert_eq!(v["completely_solvable"], true);
+        assert_eq!(v["solvable_fraction"], "1");
+        assert_eq!(v["quiet_patterns"], serde_json::json!([]));
+        tilecode()
+            .args(["analyze", "lights-out:4x4"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("rank                 12"))
+            .stdout(predicate::str::contains("1/16"))
+            .stdout(predicate::str::contains("#...\n##..\n#.#.\n.###\n"));
+    }
+
+    #[test]
+    fn many_quiet_patterns_are_cut_in_text() {
+        tilecode()
+            .args(["analyze", "alien:7x7"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(
+                "... and 4 more (use --json for all)",
+            ));
+    }
+
+    #[test]
+    fn large_stencil_games_by_chasing() {
+        let v = json(&["analyze", "lights-out:100x100", "--json"], "");
+        let (rank, nullity) = (v["rank"].as_u64().unwrap(), v["nullity"].as_u64().unwrap());
+        assert_eq!(rank + nullity, 10_000);
+        assert_eq!(
+            v["quiet_patterns"].as_array().unwrap().len() as u64,
+            nullity
+        );
+        tilecode()
+            .args(["analyze", "lights-out:1000x1000"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("of 2^1000000"));
+    }
+
+    #[test]
+    fn q_state() {
+        let v = json(&["analyze", "alien:3x3", "--states", "4", "--json"], "");
+        assert_eq!(v["rank"], 5);
+        assert_eq!(v["solvable_boards"], 16384);
+        assert_eq!(v["solvable_fraction"], "1/16");
+        assert_eq!(v["solutions_per_board"], 16);
+        assert_eq!(v["quiet_patterns"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            v["invariant_factors"],
+            serde_json::json!([{"factor": 1, "count": 5}, {"factor": 2, "count": 4}])
+        );
+    }
+}
+
+mod random {
+    use super::*;
+
+    #[test]
+    fn seeded_boards_are_reproducible_and_solvable() {
+        for game in [
+            "lights-out:5x5",
+            "alien:4x5",
+            "squares:5x5",
+            "gale-berlekamp:3x6",
+        ] {
+            let a = tilecode()
+                .args(["random", game, "--seed", "11"])
+                .output()
+                .unwrap();
+            let b = tilecode()
+                .args(["random", game, "--seed", "11"])
+                .output()
+                .unwrap();
+            assert!(a.status.success());
+            assert_eq!(a.stdout, b.stdout);
+            let v = json(
+                &["solve", game, "-", "--json"],
+                &String::from_utf8(a.stdout).unwrap(),
+            );
+            assert_eq!(v["solvable"], true, "{game}");
+        }
+    }
+
+    #[test]
+    fn q_state_and_torus() {
+        let out = tilecode()
+            .args([
+                "random",
+                "lights-out:4x4",
+                "--states",
+                "3",
+                "--torus",
+                "--seed",
+                "2",
+            ])
+            .output()
+            .unwrap();
+        let board = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(board.lines().count(), 4);
+        let v = json(
+            &[
+                "solve",
+                "lights-out:4x4",
+                "-",
+                "--states",
+                "3",
+                "--torus",
+                "--json",
+            ],
+            &board,
+        );
+        assert_eq!(v["solvable"], true);
+    }
+
+    #[test]
+    fn large_boards_need_no_reduction() {
+        let out = tilecode()
+            .args(["random", "lights-out:300x200", "--seed", "1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), 300);
+        assert!(text.lines().all(|l| l.len() == 200));
+    }
+}
