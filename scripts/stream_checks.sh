@@ -63,7 +63,7 @@ garbage() {
     echo "garbage: encoded bytes [$at, $((at + (1 << 20))))"
     local rc=0
     "$TC" decode "$SCRATCH/g.tc" -o "$SCRATCH/g.out" --json 2> "$SCRATCH/g.json" || rc=$?
-    echo "decode exit $rc; report: $(tail -n 1 "$SCRATCH/g.json")"
+    echo "decode exit $rc; report: $(grep '^{' "$SCRATCH/g.json" | tail -n 1)"
     [ "$rc" = 2 ] || fail "garbage: expected exit 2, got $rc"
     [ ! -e "$SCRATCH/g.out" ] || fail "garbage: output written without --keep-damaged"
     rc=0
@@ -74,7 +74,7 @@ garbage() {
 import json, sys
 orig = open(sys.argv[1], 'rb').read()
 out = open(sys.argv[2], 'rb').read()
-rep = json.loads(open(sys.argv[3]).read().strip().splitlines()[-1])
+rep = json.loads([l for l in open(sys.argv[3]) if l.startswith("{")][-1])
 ranges = rep["damaged_ranges"]
 assert len(out) == len(orig), (len(out), len(orig))
 pos = 0
@@ -123,25 +123,25 @@ throughput() {
     "$TC" encode "$SCRATCH/t" -o "$SCRATCH/t.tc" -q
     local c e d
     if command -v hyperfine > /dev/null; then
-        hyperfine -N --warmup 1 --runs 5 --export-json "$SCRATCH/h.json" \
+        hyperfine -N --warmup 2 --runs 10 --export-json "$SCRATCH/h.json" \
             "cat $SCRATCH/t" \
-            "$TC encode $SCRATCH/t -o - -q" \
-            "$TC encode $SCRATCH/t -o - -q --interleave 4096" \
-            "$TC decode $SCRATCH/t.tc -o - -q" \
-            --output=null > /dev/null
+            "$TC encode $SCRATCH/t -o /dev/null -q" \
+            "$TC encode $SCRATCH/t -o /dev/null -q --interleave 4096" \
+            "$TC decode $SCRATCH/t.tc -o /dev/null -q" \
+            --output=null > /dev/null 2>&1
         read -r c e e4 d < <(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; print(*[x['median'] for x in r])" "$SCRATCH/h.json")
-        echo "(hyperfine -N --warmup 1 --runs 5, medians)"
+        echo "(hyperfine -N --warmup 2 --runs 10, medians)"
     else
         c=$(median_time cat "$SCRATCH/t")
-        e=$(median_time "$TC" encode "$SCRATCH/t" -o - -q)
-        e4=$(median_time "$TC" encode "$SCRATCH/t" -o - -q --interleave 4096)
-        d=$(median_time "$TC" decode "$SCRATCH/t.tc" -o - -q)
+        e=$(median_time "$TC" encode "$SCRATCH/t" -o /dev/null -q)
+        e4=$(median_time "$TC" encode "$SCRATCH/t" -o /dev/null -q --interleave 4096)
+        d=$(median_time "$TC" decode "$SCRATCH/t.tc" -o /dev/null -q)
         echo "(median of 5 runs)"
     fi
-    echo "cat                          $c s  $(mib_s $((256 << 20)) "$c") MiB/s"
-    echo "tilecode encode (D=64)       $e s  $(mib_s $((256 << 20)) "$e") MiB/s"
-    echo "tilecode encode (D=4096)     $e4 s  $(mib_s $((256 << 20)) "$e4") MiB/s"
-    echo "tilecode decode (D=64)       $d s  $(mib_s $((256 << 20)) "$d") MiB/s of output"
+    printf 'cat FILE                           %.3f s  %5s MiB/s\n' "$c" "$(mib_s $((256 << 20)) "$c")"
+    printf 'tilecode encode (alien:9x9, D=64)   %.3f s  %5s MiB/s\n' "$e" "$(mib_s $((256 << 20)) "$e")"
+    printf 'tilecode encode (D=4096)           %.3f s  %5s MiB/s\n' "$e4" "$(mib_s $((256 << 20)) "$e4")"
+    printf 'tilecode decode (D=64)             %.3f s  %5s MiB/s of output\n' "$d" "$(mib_s $((256 << 20)) "$d")"
     local ratio
     ratio=$(awk -v c="$c" -v e="$e" 'BEGIN { printf "%.2f", c / e }')
     echo "encode / cat throughput ratio: $ratio (target >= 0.5)"

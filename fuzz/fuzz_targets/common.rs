@@ -8,21 +8,38 @@ use tilecode::stream::Options;
 
 /// Codes that correct one error per codeword (so single flips and bursts must be repaired).
 pub const CORRECTING: &[&str] = &[
-    "alien:9x9", "alien:3x3", "alien:5x7", "alien:3x5", "secded:72", "secded:8", "hamming:31",
-    "hamming:7", "repetition:3", "repetition:5",
+    "alien:9x9",
+    "alien:3x3",
+    "alien:5x7",
+    "alien:3x5",
+    "secded:72",
+    "secded:8",
+    "hamming:31",
+    "hamming:7",
+    "repetition:3",
+    "repetition:5",
 ];
 
 /// Every family, including codes that only detect.
 pub const ALL: &[&str] = &[
-    "alien:9x9", "alien:4x5", "alien:5x4", "alien:3x3", "alien:2x2", "secded:72", "hamming:31",
-    "repetition:3", "parity:9",
+    "alien:9x9",
+    "alien:4x5",
+    "alien:5x4",
+    "alien:3x3",
+    "alien:2x2",
+    "secded:72",
+    "hamming:31",
+    "repetition:3",
+    "parity:9",
 ];
 
 /// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that
 /// short inputs span several of them.
 pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
     Options {
-        code: codes[code as usize % codes.len()].parse::<Spec>().expect("a valid spec"),
+        code: codes[code as usize % codes.len()]
+            .parse::<Spec>()
+            .expect("a valid spec"),
         interleave: 64 * (1 + depth as usize % 8),
         chunk_size: 1 + chunk as usize % 3000,
     }

@@ -16,7 +16,12 @@ fn decode_all(bytes: &[u8]) {
     if let Ok((out, report)) = &lenient {
         assert_eq!(out.len() as u64, report.bytes_out);
         assert!(report.damaged_ranges.windows(2).all(|w| w[0].1 < w[1].0));
-        assert!(report.damaged_ranges.iter().all(|&(a, b)| a < b && b <= report.bytes_out));
+        assert!(
+            report
+                .damaged_ranges
+                .iter()
+                .all(|&(a, b)| a < b && b <= report.bytes_out)
+        );
     }
     for keep in [false, true] {
         if let Ok(d) = Decoder::new(bytes) {

@@ -41,7 +41,11 @@ fn run<R: Read>(r: R, keep: bool, reads: &[u8]) -> Outcome {
     let mut buf = vec![0u8; 256];
     let mut i = 0;
     let err = loop {
-        let want = if reads.is_empty() { 1 << 20 } else { (reads[i % reads.len()] as usize).max(1) };
+        let want = if reads.is_empty() {
+            1 << 20
+        } else {
+            (reads[i % reads.len()] as usize).max(1)
+        };
         i += 1;
         if buf.len() < want {
             buf.resize(want, 0);
@@ -60,7 +64,9 @@ fuzz_target!(|input: Input| {
         input.data.clone()
     } else {
         let opts = common::options(common::ALL, input.code, input.depth, input.chunk);
-        let mut v = stream::encode(&input.data, &opts).expect("valid options encode").to_vec();
+        let mut v = stream::encode(&input.data, &opts)
+            .expect("valid options encode")
+            .to_vec();
         if !v.is_empty() {
             let start = input.at as usize % v.len();
             for (i, x) in input.noise.iter().enumerate() {
@@ -74,7 +80,11 @@ fuzz_target!(|input: Input| {
     let s = &stream_bytes[..];
     let whole = run(s, input.keep_damaged, &[]);
     let bytewise = run(common::Pieces::new(s, &[1]), input.keep_damaged, &[1]);
-    let pieces = run(common::Pieces::new(s, &input.pieces), input.keep_damaged, &input.reads);
+    let pieces = run(
+        common::Pieces::new(s, &input.pieces),
+        input.keep_damaged,
+        &input.reads,
+    );
     assert_eq!(whole, bytewise, "whole vs byte by byte");
     assert_eq!(whole, pieces, "whole vs pieces");
     if input.keep_damaged {
@@ -85,7 +95,11 @@ fuzz_target!(|input: Input| {
                 assert_eq!(&rep, r);
             }
             (Err(_), (_, Some(_), _)) => {}
-            (a, b) => panic!("one-shot {:?} vs adapter {:?}", a.map(|x| x.1), (&b.1, &b.2)),
+            (a, b) => panic!(
+                "one-shot {:?} vs adapter {:?}",
+                a.map(|x| x.1),
+                (&b.1, &b.2)
+            ),
         }
     }
 });

@@ -74,7 +74,11 @@ fuzz_target!(|input: Input| {
     assert!(report.checksum_ok);
     assert_eq!(report.uncorrectable_codewords, 0);
     assert!(report.damaged_ranges.is_empty());
-    let flipped: u32 = damaged.iter().zip(encoded.iter()).map(|(a, b)| (a ^ b).count_ones()).sum();
+    let flipped: u32 = damaged
+        .iter()
+        .zip(encoded.iter())
+        .map(|(a, b)| (a ^ b).count_ones())
+        .sum();
     if flipped == 0 {
         assert_eq!(report.corrected_bits, 0);
     }

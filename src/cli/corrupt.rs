@@ -476,6 +476,50 @@ mod tests {
         assert_eq!(diff as u64, n1);
     }
 
+    quickcheck::quickcheck! {
+        /// Any chunking of the input flips the same bits, and the report counts exactly the
+        /// bits that differ.
+        fn chunking_does_not_matter(data: Vec<u8>, cuts: Vec<u8>, seed: u64, ber_milli: u16) -> bool {
+            let c = Channel::Ber((ber_milli % 1001) as f64 / 1000.0);
+            let mut whole = data.clone();
+            let n1 = corrupt_in_place(&mut whole, &c, seed).unwrap();
+            let mut pieces = data.clone();
+            let mut flips = Flips::new(&c, seed, None).unwrap().peekable();
+            let (mut n2, mut at, mut i) = (0, 0usize, 0usize);
+            while at < pieces.len() {
+                let step = (cuts.get(i).copied().unwrap_or(7) as usize).max(1);
+                let end = (at + step).min(pieces.len());
+                n2 += apply(&mut pieces[at..end], at as u64 * 8, &mut flips);
+                at = end;
+                i += 1;
+            }
+            let diff: u64 = whole.iter().zip(&data).map(|(a, b)| (a ^ b).count_ones() as u64).sum();
+            whole == pieces && n1 == n2 && diff == n1
+        }
+
+        /// `--flips N` flips exactly N bits; a burst flips exactly its bits.
+        fn flips_and_bursts_are_exact(len: u8, n: u16, off: u16, blen: u8, seed: u64) -> bool {
+            let data = vec![0u8; len as usize];
+            let bits = data.len() as u64 * 8;
+            let n = n as u64 % (bits + 1);
+            let mut a = data.clone();
+            let ok_flips = corrupt_in_place(&mut a, &Channel::Flips(n), seed).unwrap() == n
+                && a.iter().map(|b| b.count_ones() as u64).sum::<u64>() == n;
+            let blen = (blen as u64).max(1);
+            let mut b = data.clone();
+            let burst = Channel::Burst { len: blen, offset: Some(off as u64) };
+            let ok_burst = match corrupt_in_place(&mut b, &burst, seed) {
+                Ok(k) => {
+                    k == blen
+                        && (0..bits).all(|i| ((b[(i / 8) as usize] >> (i % 8)) & 1 == 1)
+                            == (i >= off as u64 && i < off as u64 + blen))
+                }
+                Err(_) => off as u64 + blen > bits,
+            };
+            ok_flips && ok_burst
+        }
+    }
+
     #[test]
     fn bit_numbering_is_lsb_first() {
         let mut b = [0u8; 2];

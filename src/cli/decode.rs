@@ -6,10 +6,10 @@
 //! unless `--keep-damaged` asks for the best-effort bytes.
 
 use super::common::EXIT_OK;
-use super::fileio::{BUF_SIZE, Sink, Source, is_stdout};
+use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
 use super::{progress, report};
 use anyhow::{Context, bail};
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tilecode::stream::{Decoder, Header, Report};
@@ -49,8 +49,8 @@ pub fn default_output(input: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// The decoder the subcommands use: over any input, buffered.
-pub type InputDecoder = Decoder<BufReader<Box<dyn Read + Send>>>;
+/// The decoder the subcommands use: over any input, read ahead on a thread.
+pub type InputDecoder = Decoder<ReadAhead>;
 
 /// Opens a decoder on a source (header read and checked now) and its progress bar.
 pub fn open_decoder(
@@ -60,7 +60,7 @@ pub fn open_decoder(
     let (input, size) = source.open()?;
     let bar = progress::bar(size, quiet);
     let input = progress::wrap(input, bar.as_ref());
-    let dec = Decoder::new(BufReader::with_capacity(BUF_SIZE, input))
+    let dec = Decoder::new(ReadAhead::new(input, BUF_SIZE, 3))
         .with_context(|| format!("reading {}", source.display()))?;
     Ok((dec, bar))
 }
@@ -139,12 +139,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print_report(&title, &rep, dec.header(), args.json, false, args.quiet);
     if code == EXIT_OK || args.keep_damaged {
         sink.commit()?;
-        if code != EXIT_OK && !args.quiet {
+        if code != EXIT_OK && !args.quiet && !args.json {
             eprintln!("tilecode: damaged output kept in {to}");
         }
     } else {
         drop(sink);
-        if !args.quiet {
+        if !args.quiet && !args.json {
             eprintln!(
                 "tilecode: damage not repaired; no output written (--keep-damaged writes the best-effort data)"
             );

@@ -1,12 +1,13 @@
 //! `tilecode encode`: protect a file or a pipe with an error-correcting code.
 
-use super::fileio::{BUF_SIZE, Sink, Source, is_stdout};
+use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
 use super::progress;
 use anyhow::{Context, bail};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tilecode::code::Spec;
+use tilecode::stream::format::default_chunk_size;
 use tilecode::stream::{Encoder, Options};
 
 /// Arguments of `tilecode encode`.
@@ -39,20 +40,22 @@ pub struct Args {
     json: bool,
 }
 
-/// The options the arguments ask for, validated.
+/// The options the arguments ask for, validated: the chunk size defaults to the one that
+/// fits the code and depth.
 pub fn options(
     code: &str,
     interleave: Option<usize>,
     chunk_size: Option<usize>,
 ) -> anyhow::Result<Options> {
     let spec: Spec = code.parse()?;
-    let defaults = Options::default();
-    let opts = Options {
-        code: spec,
-        interleave: interleave.unwrap_or(defaults.interleave),
-        chunk_size: chunk_size.unwrap_or(defaults.chunk_size),
-    };
+    let mut opts = Options::new(spec, interleave.unwrap_or(Options::default().interleave));
+    if let Some(cs) = chunk_size {
+        opts.chunk_size = cs;
+    }
     opts.validate()?;
+    if opts.chunk_size == 0 {
+        opts.chunk_size = default_chunk_size(&opts.code, opts.interleave)?;
+    }
     Ok(opts)
 }
 
@@ -63,25 +66,27 @@ pub fn default_output(input: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Copies `input` through an encoder into `out`; returns the bytes read and written.
+/// Copies `input` through an encoder into `out`; returns the bytes read and the writer.
+///
+/// Input is read ahead on a thread in whole chunks, so the encoder encodes straight from those
+/// buffers (no gathering copy) while the next ones are being read.
 pub fn encode_stream<W: Write>(
-    input: &mut dyn Read,
+    input: Box<dyn Read + Send>,
     out: W,
     opts: &Options,
 ) -> anyhow::Result<(u64, W)> {
     let mut enc = Encoder::new(out, opts)?;
-    let mut buf = vec![0u8; BUF_SIZE];
+    let chunk = match opts.chunk_size {
+        0 => default_chunk_size(&opts.code, opts.interleave)?,
+        cs => cs,
+    };
+    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(1), 3);
     let mut total = 0u64;
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).context("cannot read the input"),
-        };
-        total += n as u64;
-        enc.write_all(&buf[..n])
-            .context("cannot write the output")?;
+    while let Some(buf) = input.next_buf() {
+        let buf = buf.context("cannot read the input")?;
+        total += buf.len() as u64;
+        enc.write_all(&buf).context("cannot write the output")?;
+        input.recycle(buf);
     }
     let out = enc.finish().context("cannot write the output")?;
     Ok((total, out))
@@ -130,12 +135,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Sink::stdout(),
     };
     let bar = progress::bar(size, args.quiet);
-    let mut input = progress::wrap(input, bar.as_ref());
+    let input = progress::wrap(input, bar.as_ref());
     let counting = Counting {
         inner: sink.writer(),
         count: 0,
     };
-    let (bytes_in, counting) = encode_stream(&mut input, counting, &opts)
+    let (bytes_in, counting) = encode_stream(input, counting, &opts)
         .with_context(|| format!("encoding {}", source.display()))?;
     let bytes_out = counting.count;
     sink.commit()?;
@@ -185,9 +190,26 @@ mod tests {
     }
 
     #[test]
+    fn chunk_size_defaults_per_code() {
+        for (spec, d) in [
+            ("alien:9x9", 64),
+            ("secded:72", 512),
+            ("repetition:3", 4096),
+        ] {
+            let o = options(spec, Some(d), None).unwrap();
+            assert_eq!(o, Options::new(spec.parse().unwrap(), d));
+        }
+    }
+
+    #[test]
     fn bad_options_are_refused() {
         assert!(options("alien:9", None, None).is_err());
         assert!(options("alien:9x9", Some(63), None).is_err());
         assert!(options("alien:9x9", Some(64), None).is_ok());
+        assert!(options("alien:9x9", None, Some(0)).unwrap().chunk_size > 0);
+        assert_eq!(
+            options("alien:9x9", None, Some(4096)).unwrap().chunk_size,
+            4096
+        );
     }
 }

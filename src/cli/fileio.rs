@@ -5,6 +5,8 @@ use anyhow::{Context, bail};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
 /// Buffer size for every reader and writer: large, so the codec sees whole groups and the
 /// system calls stay few.
@@ -201,6 +203,121 @@ impl Drop for Sink {
     }
 }
 
+/// Reads ahead on a thread: while the codec works on one buffer the next is being read, so
+/// the wall time is the larger of reading and coding rather than their sum.
+///
+/// Buffers are `size` bytes, filled completely except the last; at most `depth` exist.
+pub struct ReadAhead {
+    full: Receiver<io::Result<Vec<u8>>>,
+    empty: SyncSender<Vec<u8>>,
+    thread: Option<JoinHandle<()>>,
+    /// The buffer `Read` is handing out, and how far.
+    current: Vec<u8>,
+    pos: usize,
+}
+
+impl ReadAhead {
+    /// Starts reading `input` in buffers of `size` bytes, `depth` of them in flight.
+    pub fn new(mut input: Box<dyn Read + Send>, size: usize, depth: usize) -> ReadAhead {
+        let depth = depth.max(1);
+        let (full_tx, full) = sync_channel::<io::Result<Vec<u8>>>(depth);
+        let (empty, empty_rx) = sync_channel::<Vec<u8>>(depth);
+        let thread = std::thread::spawn(move || {
+            let mut spare = depth;
+            loop {
+                let mut buf = if spare > 0 {
+                    spare -= 1;
+                    vec![0u8; size]
+                } else {
+                    match empty_rx.recv() {
+                        Ok(b) => b,
+                        Err(_) => return,
+                    }
+                };
+                buf.resize(size, 0);
+                let mut got = 0;
+                let mut error = None;
+                while got < size {
+                    match input.read(&mut buf[got..]) {
+                        Ok(0) => break,
+                        Ok(n) => got += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                buf.truncate(got);
+                let last = got < size;
+                if got > 0 && full_tx.send(Ok(buf)).is_err() {
+                    return;
+                }
+                if let Some(e) = error {
+                    let _ = full_tx.send(Err(e));
+                    return;
+                }
+                if last {
+                    return;
+                }
+            }
+        });
+        ReadAhead {
+            full,
+            empty,
+            thread: Some(thread),
+            current: Vec::new(),
+            pos: 0,
+        }
+    }
+
+    /// The next filled buffer (only the last may be short), `None` at the end of the input.
+    pub fn next_buf(&mut self) -> Option<io::Result<Vec<u8>>> {
+        self.full.recv().ok()
+    }
+
+    /// Hands a buffer back for reuse.
+    pub fn recycle(&mut self, buf: Vec<u8>) {
+        let _ = self.empty.try_send(buf);
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.current.len() {
+            match self.next_buf() {
+                None => return Ok(0),
+                Some(Err(e)) => return Err(e),
+                Some(Ok(b)) => {
+                    let old = std::mem::replace(&mut self.current, b);
+                    self.recycle(old);
+                    self.pos = 0;
+                }
+            }
+        }
+        let n = out.len().min(self.current.len() - self.pos);
+        out[..n].copy_from_slice(&self.current[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl Drop for ReadAhead {
+    fn drop(&mut self) {
+        // Unblock the thread (it may wait to send or for a buffer), then let it end. A thread
+        // stuck in a read of a pipe is left to end with the process.
+        let (_, rx) = sync_channel(0);
+        drop(std::mem::replace(&mut self.full, rx));
+        let (tx, _) = sync_channel(0);
+        drop(std::mem::replace(&mut self.empty, tx));
+        if let Some(t) = self.thread.take() {
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +355,66 @@ mod tests {
         drop(s);
         assert_eq!(fs::read(&dest).unwrap(), b"hello");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn read_ahead_delivers_everything_in_order() {
+        for (len, size, depth) in [
+            (0usize, 7usize, 1usize),
+            (1, 7, 2),
+            (100, 7, 3),
+            (70, 7, 2),
+            (5000, 1024, 4),
+        ] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
+            // As whole buffers.
+            let mut ra = ReadAhead::new(Box::new(io::Cursor::new(data.clone())), size, depth);
+            let mut got = Vec::new();
+            let mut sizes = Vec::new();
+            while let Some(b) = ra.next_buf() {
+                let b = b.unwrap();
+                sizes.push(b.len());
+                got.extend_from_slice(&b);
+                ra.recycle(b);
+            }
+            assert_eq!(got, data);
+            assert!(sizes.iter().rev().skip(1).all(|&s| s == size), "{sizes:?}");
+            assert!(sizes.iter().all(|&s| s > 0));
+            // Through Read, in odd pieces.
+            let mut ra = ReadAhead::new(Box::new(io::Cursor::new(data.clone())), size, depth);
+            let mut got = Vec::new();
+            let mut piece = [0u8; 5];
+            loop {
+                let n = ra.read(&mut piece).unwrap();
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&piece[..n]);
+            }
+            assert_eq!(got, data);
+        }
+    }
+
+    #[test]
+    fn read_ahead_passes_errors_and_can_be_dropped_early() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = self.0.min(buf.len()).min(3);
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut ra = ReadAhead::new(Box::new(Failing(10)), 4, 2);
+        let mut v = Vec::new();
+        let err = ra.read_to_end(&mut v).unwrap_err();
+        assert_eq!(err.to_string(), "disk on fire");
+        assert_eq!(v.len(), 10);
+        let ra = ReadAhead::new(Box::new(io::repeat(1)), 16, 2);
+        drop(ra);
     }
 
     #[test]

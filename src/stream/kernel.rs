@@ -108,10 +108,15 @@ pub enum Kernel {
         n: usize,
     },
     /// Shortened Hamming code: check row `b` is the XOR of the data rows whose Hamming position
-    /// has bit `b` set; `overall` adds the SECDED overall parity row in front.
+    /// has bit `b` set; `overall` adds the SECDED overall parity row in front. Positions are
+    /// laid out as a grid of rows of eight (`p = 8 t + o`), so that the low three check rows
+    /// follow from the eight column parities and the others from the row parities, two XORs
+    /// per data row, as the alien kernels do.
     Hamming {
-        /// Hamming position of each data row.
-        positions: Vec<u32>,
+        /// Runs of data rows with consecutive positions inside one grid row.
+        runs: Vec<Run>,
+        /// Grid rows (`max position / 8 + 1`).
+        grid_rows: usize,
         /// Number of Hamming check rows.
         checks: usize,
         /// Whether an overall parity row comes first (SECDED).
@@ -140,24 +145,48 @@ impl Kernel {
                 Shape::EvenOdd => Kernel::AlienEvenOdd { m, n },
                 Shape::OddEven => Kernel::AlienOddEven { m, n },
             },
-            Spec::Hamming(_) => Kernel::Hamming {
-                // Codeword index i is Hamming position i + 1.
-                positions: code
-                    .message_positions()
-                    .iter()
-                    .map(|&p| p as u32 + 1)
-                    .collect(),
-                checks: code.n() - code.k(),
-                overall: false,
-            },
-            Spec::Secded(_) => Kernel::Hamming {
-                // Index 0 is the overall parity; index i >= 1 is Hamming position i.
-                positions: code.message_positions().iter().map(|&p| p as u32).collect(),
-                checks: code.n() - code.k() - 1,
-                overall: true,
-            },
+            // Hamming: codeword index i is Hamming position i + 1.
+            Spec::Hamming(_) => Kernel::hamming(
+                code.message_positions().iter().map(|&p| p + 1),
+                code.n() - code.k(),
+                false,
+            ),
+            // SECDED: index 0 is the overall parity; index i >= 1 is Hamming position i.
+            Spec::Secded(_) => Kernel::hamming(
+                code.message_positions().iter().copied(),
+                code.n() - code.k() - 1,
+                true,
+            ),
             Spec::Repetition(n) => Kernel::Repetition { checks: n - 1 },
             Spec::Parity(n) => Kernel::Parity { k: n - 1 },
+        }
+    }
+
+    fn hamming(positions: impl Iterator<Item = usize>, checks: usize, overall: bool) -> Kernel {
+        let mut runs: Vec<Run> = Vec::new();
+        let mut last = usize::MAX;
+        let mut grid_rows = 1;
+        for p in positions {
+            let (t, o) = (p / 8, p % 8);
+            grid_rows = grid_rows.max(t + 1);
+            match runs.last_mut() {
+                // Extends a run inside its grid row, or a run of whole grid rows.
+                Some(run) if p == last + 1 && (o != 0 || (run.o == 0 && run.len % 8 == 0)) => {
+                    run.len += 1
+                }
+                _ => runs.push(Run {
+                    t: t as u32,
+                    o: o as u8,
+                    len: 1,
+                }),
+            }
+            last = p;
+        }
+        Kernel::Hamming {
+            runs,
+            grid_rows,
+            checks,
+            overall,
         }
     }
 
@@ -167,119 +196,207 @@ impl Kernel {
             Kernel::AlienOddOdd { m, n }
             | Kernel::AlienEvenOdd { m, n }
             | Kernel::AlienOddEven { m, n } => m + n,
+            Kernel::Hamming { grid_rows, .. } => *grid_rows,
             _ => 0,
         }
     }
 
-    /// The parity rows of one lane block: data row `i` is the `8 B` bytes at
-    /// `data[i * row_bytes + off..]`; parity row `q` goes to `out[q]`.
+    /// The parity rows of one lane block. `rows` holds the block's `k` data rows, `8 B`
+    /// bytes each, one after the other; parity row `q` goes to `out[q]`.
     #[inline]
-    pub fn parity<const B: usize>(
-        &self,
-        data: &[u8],
-        row_bytes: usize,
-        off: usize,
-        out: &mut [V<B>],
-        scratch: &mut [V<B>],
-    ) {
-        let ld = |i: usize| V::<B>::load(&data[i * row_bytes + off..]);
+    pub fn parity<const B: usize>(&self, rows: &[u8], out: &mut [V<B>], scratch: &mut [V<B>]) {
+        let mut rows = Rows::<B>(rows);
         match self {
             Kernel::Empty => {}
             &Kernel::AlienOddOdd { m, n } => {
-                let k = (m - 1) * (n - 1) + 1;
                 let (c, r) = scratch.split_at_mut(n);
+                let c = &mut c[1..];
+                let r = &mut r[1..m];
                 c.fill(V::zero());
-                let mut p = V::zero();
-                let mut idx = 0;
-                for ri in r.iter_mut().take(m).skip(1) {
-                    let mut acc = V::zero();
-                    for cj in c.iter_mut().skip(1) {
-                        let x = ld(idx);
-                        idx += 1;
-                        acc ^= x;
-                        *cj ^= x;
-                    }
-                    *ri = acc;
-                    p ^= acc;
-                }
-                let pb = p ^ ld(k - 1);
+                r.fill(V::zero());
+                grid(rows.take((m - 1) * (n - 1)), n - 1, r, c);
+                let p = r.iter().fold(V::zero(), |a, &x| a ^ x);
+                let pb = p ^ rows.one();
                 let (top, left) = out.split_at_mut(n - 1);
-                for (o, &cj) in top.iter_mut().zip(&c[1..]) {
+                for (o, &cj) in top.iter_mut().zip(c.iter()) {
                     *o = cj ^ pb;
                 }
-                for (o, &ri) in left.iter_mut().zip(&r[1..m]) {
+                for (o, &ri) in left.iter_mut().zip(r.iter()) {
                     *o = ri ^ pb;
                 }
             }
             &Kernel::AlienEvenOdd { m, n } => {
-                let k = m * (n - 1) + 1;
-                let r = &mut scratch[..m];
-                let mut idx = 0;
-                for ri in r.iter_mut() {
-                    let mut acc = V::zero();
-                    for _ in 1..n {
-                        acc ^= ld(idx);
-                        idx += 1;
-                    }
-                    *ri = acc;
-                }
-                let r0b = r[0] ^ ld(k - 1);
+                let (c, r) = scratch.split_at_mut(n);
+                let (c, r) = (&mut c[1..], &mut r[..m]);
+                c.fill(V::zero());
+                r.fill(V::zero());
+                grid(rows.take(m * (n - 1)), n - 1, r, c);
+                let r0b = r[0] ^ rows.one();
                 for (o, &ri) in out.iter_mut().zip(&r[1..]) {
                     *o = ri ^ r0b;
                 }
             }
             &Kernel::AlienOddEven { m, n } => {
-                let k = (m - 1) * n + 1;
-                let c = &mut scratch[..n];
+                let (c, r) = scratch.split_at_mut(n);
+                let r = &mut r[1..m];
                 c.fill(V::zero());
-                let mut idx = 0;
-                for _ in 1..m {
-                    for cj in c.iter_mut() {
-                        *cj ^= ld(idx);
-                        idx += 1;
-                    }
-                }
-                let c0b = c[0] ^ ld(k - 1);
+                r.fill(V::zero());
+                grid(rows.take((m - 1) * n), n, r, c);
+                let c0b = c[0] ^ rows.one();
                 for (o, &cj) in out.iter_mut().zip(&c[1..]) {
                     *o = cj ^ c0b;
                 }
             }
             Kernel::Hamming {
-                positions,
+                runs,
+                grid_rows,
                 checks,
                 overall,
             } => {
+                let grid_par = &mut scratch[..*grid_rows];
+                grid_par.fill(V::zero());
+                let mut cols = [V::<B>::zero(); 8];
+                for run in runs {
+                    let (mut t, o, mut len) = (run.t as usize, run.o as usize, run.len as usize);
+                    if o == 0 && len >= 8 {
+                        let whole = len / 8;
+                        grid(
+                            rows.take(8 * whole),
+                            8,
+                            &mut grid_par[t..t + whole],
+                            &mut cols,
+                        );
+                        t += whole;
+                        len -= 8 * whole;
+                    }
+                    if len == 0 {
+                        continue;
+                    }
+                    let mut acc = V::zero();
+                    let seg = rows.take(len);
+                    for (c, x) in cols[o..o + len].iter_mut().zip(seg.chunks_exact(8 * B)) {
+                        let x = V::load(x);
+                        acc ^= x;
+                        *c ^= x;
+                    }
+                    grid_par[t] ^= acc;
+                }
+                // Check b < 3 sums the columns with bit b set; check b >= 3 the grid rows
+                // with bit b - 3 set.
                 let (head, h) = out.split_at_mut(usize::from(*overall));
                 let h = &mut h[..*checks];
                 h.fill(V::zero());
-                let mut all = V::zero();
-                for (i, &p) in positions.iter().enumerate() {
-                    let x = ld(i);
-                    all ^= x;
-                    let mut bits = p;
+                // Columns past the largest position are zero; their bits may exceed the checks.
+                let used = (1usize << (*checks).min(3)) - 1;
+                for (o, &c) in cols.iter().enumerate().take(used + 1).skip(1) {
+                    let mut bits = o;
                     while bits != 0 {
-                        h[bits.trailing_zeros() as usize] ^= x;
+                        h[bits.trailing_zeros() as usize] ^= c;
+                        bits &= bits - 1;
+                    }
+                }
+                let mut all = V::zero();
+                for (t, &g) in grid_par.iter().enumerate() {
+                    all ^= g;
+                    let mut bits = t;
+                    while bits != 0 {
+                        h[3 + bits.trailing_zeros() as usize] ^= g;
                         bits &= bits - 1;
                     }
                 }
                 if *overall {
-                    for &hb in h.iter() {
-                        all ^= hb;
-                    }
-                    head[0] = all;
+                    head[0] = h.iter().fold(all, |a, &x| a ^ x);
                 }
             }
             &Kernel::Repetition { checks } => {
-                let x = ld(0);
+                let x = rows.one();
                 out[..checks].fill(x);
             }
             &Kernel::Parity { k } => {
                 let mut acc = V::zero();
-                for i in 0..k {
-                    acc ^= ld(i);
+                for x in rows.take(k).chunks_exact(8 * B) {
+                    acc ^= V::load(x);
                 }
                 out[0] = acc;
             }
         }
     }
+}
+
+/// Adds the row parities (`r[i]` for each group of `cols` rows) and column parities (`c[j]`) of
+/// a grid of rows stored row-major: two XORs per row. Common widths are compiled with the
+/// column parities in registers.
+#[inline(always)]
+fn grid<const B: usize>(block: &[u8], cols: usize, r: &mut [V<B>], c: &mut [V<B>]) {
+    match cols {
+        0 => {}
+        1 => grid_fixed::<B, 1>(block, r, c),
+        2 => grid_fixed::<B, 2>(block, r, c),
+        4 => grid_fixed::<B, 4>(block, r, c),
+        6 => grid_fixed::<B, 6>(block, r, c),
+        8 => grid_fixed::<B, 8>(block, r, c),
+        10 => grid_fixed::<B, 10>(block, r, c),
+        12 => grid_fixed::<B, 12>(block, r, c),
+        14 => grid_fixed::<B, 14>(block, r, c),
+        16 => grid_fixed::<B, 16>(block, r, c),
+        _ => {
+            for (ri, row) in r.iter_mut().zip(block.chunks_exact(cols * 8 * B)) {
+                let mut acc = V::zero();
+                for (cj, x) in c.iter_mut().zip(row.chunks_exact(8 * B)) {
+                    let x = V::load(x);
+                    acc ^= x;
+                    *cj ^= x;
+                }
+                *ri ^= acc;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn grid_fixed<const B: usize, const C: usize>(block: &[u8], r: &mut [V<B>], c: &mut [V<B>]) {
+    let mut cc = [V::<B>::zero(); C];
+    for (ri, row) in r.iter_mut().zip(block.chunks_exact(C * 8 * B)) {
+        let mut acc = V::zero();
+        for (cj, x) in cc.iter_mut().zip(row.chunks_exact(8 * B)) {
+            let x = V::load(x);
+            acc ^= x;
+            *cj ^= x;
+        }
+        *ri ^= acc;
+    }
+    for (cj, x) in c.iter_mut().zip(cc) {
+        *cj ^= x;
+    }
+}
+
+/// A cursor over contiguous rows of `8 B` bytes.
+struct Rows<'a, const B: usize>(&'a [u8]);
+
+impl<'a, const B: usize> Rows<'a, B> {
+    /// The next `count` rows.
+    #[inline(always)]
+    fn take(&mut self, count: usize) -> &'a [u8] {
+        let (a, b) = self.0.split_at(count * 8 * B);
+        self.0 = b;
+        a
+    }
+
+    /// The next row.
+    #[inline(always)]
+    fn one(&mut self) -> V<B> {
+        V::load(self.take(1))
+    }
+}
+
+/// Data rows with consecutive Hamming positions `8 t + o .. 8 t + o + len`: part of one grid
+/// row, or whole grid rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Grid row.
+    pub t: u32,
+    /// First column.
+    pub o: u8,
+    /// Number of rows (whole grid rows when a run starts at column 0 and spans eight or more).
+    pub len: u32,
 }

@@ -20,6 +20,7 @@
 
 pub mod bench;
 mod codec;
+mod crc;
 pub mod format;
 pub mod kernel;
 pub mod naive;
@@ -32,7 +33,7 @@ pub use write::Encoder;
 use crate::code::Spec;
 use crate::error::{Error, Result};
 use bytes::Bytes;
-use codec::{DecodeCore, EncodeCore};
+use codec::{Buf, DecodeCore, EncodeCore};
 use format::{Layout, Probe};
 
 /// How to encode a stream.
@@ -210,18 +211,19 @@ pub fn encode(data: &[u8], opts: &Options) -> Result<Bytes> {
     Ok(Bytes::from(out))
 }
 
-/// Encodes `data` into `out` (cleared first; its capacity is reused).
+/// Encodes `data` into `out`, replacing its contents; its memory is reused, so encoding
+/// again into the same vector allocates and zeroes nothing.
 pub fn encode_into(data: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()> {
     let layout = opts.layout()?;
-    out.clear();
-    out.reserve(layout.encoded_len(data.len() as u64) as usize);
+    let mut buf = Buf::from_vec(std::mem::take(out));
     let cs = layout.chunk_size;
     let mut core = EncodeCore::new(layout);
-    core.start(out);
+    core.start(&mut buf);
     for chunk in data.chunks(cs) {
-        core.chunk(chunk, out);
+        core.chunk(chunk, &mut buf);
     }
-    core.finish(out);
+    core.finish(&mut buf);
+    *out = buf.into_vec();
     Ok(())
 }
 
@@ -242,20 +244,26 @@ pub fn decode_lenient(data: &[u8]) -> Result<(Bytes, Report)> {
     Ok((Bytes::from(out), report))
 }
 
-/// Decodes a whole stream into `out` (cleared first; its capacity is reused), strictly or
-/// leniently.
+/// Decodes a whole stream into `out`, replacing its contents (memory reused as by
+/// [`encode_into`]), strictly or leniently. On error `out` holds the verified chunks decoded
+/// before it.
 pub fn decode_into(data: &[u8], lenient: bool, out: &mut Vec<u8>) -> Result<Report> {
-    out.clear();
+    let mut buf = Buf::from_vec(std::mem::take(out));
+    let result = decode_buf(data, lenient, &mut buf);
+    *out = buf.into_vec();
+    result
+}
+
+fn decode_buf(data: &[u8], lenient: bool, buf: &mut Buf) -> Result<Report> {
     let mut core = start_decode(data)?;
     core.set_lenient(lenient);
     let l = core.layout().clone();
-    out.reserve(data.len() / l.group_bytes.max(1) * l.group_data);
     let mut pos = l.region();
     while data.len() - pos >= l.chunk_bytes + l.region() {
-        core.chunk(&data[pos..pos + l.chunk_bytes], out)?;
+        core.chunk(&data[pos..pos + l.chunk_bytes], buf)?;
         pos += l.chunk_bytes;
     }
-    core.finish(&data[pos..], out)?;
+    core.finish(&data[pos..], buf)?;
     Ok(core.into_report())
 }
 

@@ -1,6 +1,6 @@
 //! The `io::Read` decoder.
 
-use super::codec::DecodeCore;
+use super::codec::{Buf, DecodeCore};
 use super::format::{self, Probe};
 use super::{Header, Report, replay};
 use crate::error::Error;
@@ -24,7 +24,7 @@ pub struct Decoder<R: Read> {
     input: Vec<u8>,
     eof: bool,
     /// Decoded bytes not yet returned, from `pos`.
-    out: Vec<u8>,
+    out: Buf,
     pos: usize,
     done: bool,
     failed: Option<Error>,
@@ -85,7 +85,7 @@ impl<R: Read> Decoder<R> {
             core: DecodeCore::new(layout, &block, corrected),
             input,
             eof,
-            out: Vec::new(),
+            out: Buf::default(),
             pos: 0,
             done: false,
             failed: None,
@@ -156,7 +156,7 @@ impl<R: Read> Read for Decoder<R> {
         loop {
             if self.pos < self.out.len() {
                 let n = buf.len().min(self.out.len() - self.pos);
-                buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+                buf[..n].copy_from_slice(&self.out.as_slice()[self.pos..self.pos + n]);
                 self.pos += n;
                 return Ok(n);
             }

@@ -1,7 +1,7 @@
 //! The `io::Write` encoder.
 
 use super::Options;
-use super::codec::EncodeCore;
+use super::codec::{Buf, EncodeCore};
 use std::io::{self, Write};
 
 /// Encodes everything written to it into a tilecode stream written to `W`.
@@ -18,7 +18,7 @@ pub struct Encoder<W: Write> {
     /// Input not yet encoded (less than one chunk).
     chunk: Vec<u8>,
     /// Encoded bytes not yet written, from `pos`.
-    out: Vec<u8>,
+    out: Buf,
     pos: usize,
     /// The trailer has been appended to `out`.
     finished: bool,
@@ -28,7 +28,7 @@ impl<W: Write> Encoder<W> {
     /// An encoder writing to `w`; the options are validated now.
     pub fn new(w: W, opts: &Options) -> crate::Result<Self> {
         let core = EncodeCore::new(opts.layout()?);
-        let mut out = Vec::new();
+        let mut out = Buf::default();
         core.start(&mut out);
         Ok(Encoder {
             inner: Some(w),
@@ -54,7 +54,7 @@ impl<W: Write> Encoder<W> {
     fn dump(&mut self) -> io::Result<()> {
         let w = self.inner.as_mut().expect("writer present until finish");
         while self.pos < self.out.len() {
-            match w.write(&self.out[self.pos..]) {
+            match w.write(&self.out.as_slice()[self.pos..]) {
                 Ok(0) => {
                     return Err(io::Error::new(
                         io::ErrorKind::WriteZero,
