@@ -158,11 +158,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Whole chunks only (at least one): the lenient decoder of this build rejects a
         // short last chunk.
         let chunk = Options::new(*spec, args.interleave).chunk_size;
-        let bytes = if chunk > 0 {
-            (bytes / chunk).max(1) * chunk
-        } else {
-            bytes
-        };
+        let bytes = bytes
+            .checked_div(chunk)
+            .map_or(bytes, |chunks| chunks.max(1) * chunk);
         let r = bench_throughput_reps(
             spec,
             args.interleave,
