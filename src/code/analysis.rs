@@ -22,7 +22,10 @@ mod weights;
 mod wide;
 
 pub use bsc::{BscProfile, BscRates, bsc_error_rates};
-pub use covering::{MAX_SYNDROME_BITS, covering_radius, syndrome_bfs};
+pub use covering::{
+    MAX_SEARCH_WORK, MAX_SYNDROME_BITS, covering_radius, hamming_covering_radius,
+    secded_covering_radius, syndrome_bfs,
+};
 pub use weights::{
     DualEnumerator, MAX_LISTED_DUAL_BITS, MAX_MACWILLIAMS_WORK, MAX_WEIGHT_DISTRIBUTION_N,
     alien_dual, dual_enumerator, hamming_dual, macwilliams, macwilliams_work, parity_dual,

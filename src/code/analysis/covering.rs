@@ -81,30 +81,77 @@ where
     Ok(radius)
 }
 
+/// The most work (syndromes times parity-check columns) [`covering_radius`] spends on a
+/// breadth-first search; larger Hamming-type codes use their closed forms.
+pub const MAX_SEARCH_WORK: u64 = 1 << 30;
+
+/// The covering radius of `hamming:N`, `r = ceil(log2(N + 1))`: 1 when `N = 2^r - 1` (the
+/// perfect Hamming code), else 2.
+///
+/// Proof: the syndrome of a word is the XOR of the positions `1..=N` of its ones, and the
+/// syndromes are all `r`-bit values. A syndrome `s <= N` is one column. Since
+/// `2^(r-1) <= N`, a syndrome `s > N` has its top bit set and is the XOR of the columns
+/// `2^(r-1)` and `s - 2^(r-1)` (both in `1..=N`, and different); it is not one column. Such an
+/// `s` exists exactly when `N < 2^r - 1`.
+pub fn hamming_covering_radius(n: usize) -> usize {
+    if (n + 1).is_power_of_two() { 1 } else { 2 }
+}
+
+/// The covering radius of `secded:N`, `r = ceil(log2 N)`: 2 when `N = 2^r` (the extended
+/// Hamming code), else 3.
+///
+/// Proof: the column of index `i` is `(i, 1)` for `i` in `0..N` (Hamming position and overall
+/// parity), so a syndrome `(s, e)` needs an odd number of columns when `e = 1` and an even
+/// number when `e = 0`. `(s, 1)` with `s < N` is one column. `(s, 0)` with `s != 0` is two:
+/// `(s, 1) + (0, 1)` when `s < N`, else `(2^(r-1), 1) + (s - 2^(r-1), 1)` (here
+/// `2^(r-1) < N <= s`, so both are columns and distinct). `(s, 1)` with `s >= N` is not a
+/// column, but three: `(2^(r-1), 1) + (s - 2^(r-1), 1) + (0, 1)`. It exists exactly when
+/// `N < 2^r`.
+pub fn secded_covering_radius(n: usize) -> usize {
+    if n.is_power_of_two() { 2 } else { 3 }
+}
+
 /// The covering radius of a code: the largest Hamming distance from any word to the nearest
 /// codeword.
 ///
-/// Alien codes use the closed forms of [`alien::covering_radius`]; `hamming:N` and `secded:N` a
-/// breadth-first search
-/// over their `2^(n - k)` syndromes; repetition codes have radius `floor(n / 2)` and
-/// single-parity-check codes radius 1 (both also checked against the search in the tests).
+/// * alien codes: the closed forms of [`alien::covering_radius`];
+/// * `hamming:N` and `secded:N`: a breadth-first search over the `2^(n - k)` syndromes
+///   ([`syndrome_bfs`]) while that costs at most [`MAX_SEARCH_WORK`] column steps (up to about
+///   `N = 2^15`); past it the search grows as `4^(n - k)` (every syndrome outside the first
+///   layer is reached from a frontier of about `N` words, each expanded by `N` columns), and
+///   the proven closed forms [`hamming_covering_radius`] and [`secded_covering_radius`], which
+///   the tests check against the search, answer instead;
+/// * repetition codes `floor(n / 2)`, single-parity-check codes 1 (both also checked against
+///   the search in the tests).
 ///
 /// # Errors
-/// [`Error::Limit`] when the syndrome space is past [`MAX_SYNDROME_BITS`] bits (no valid spec
-/// reaches it: `hamming:16777216` has 25).
+/// None for the codes of this crate today; the `Result` leaves room for codes without a closed
+/// form whose syndrome space is past [`MAX_SYNDROME_BITS`] bits ([`Error::Limit`]).
 pub fn covering_radius(code: &dyn BlockCode) -> Result<usize> {
+    let affordable = |bits: usize, columns: usize| {
+        bits <= MAX_SYNDROME_BITS
+            && (1u64 << bits).saturating_mul(columns as u64) <= MAX_SEARCH_WORK
+    };
     Ok(match code.spec() {
         Spec::Alien { rows, cols } => alien::covering_radius(rows, cols),
         Spec::Repetition(n) => n / 2,
         Spec::Parity(_) => 1,
         Spec::Hamming(n) => {
             let r = ceil_log2(n + 1);
-            syndrome_bfs(r, || 1..=n as u64)?
+            if affordable(r, n) {
+                syndrome_bfs(r, || 1..=n as u64)?
+            } else {
+                hamming_covering_radius(n)
+            }
         }
         Spec::Secded(n) => {
             // Index 0 (the overall parity) has column (0, 1); index i >= 1 has (i, 1).
             let r = ceil_log2(n);
-            syndrome_bfs(r + 1, || (0..n as u64).map(move |i| i | 1 << r))?
+            if affordable(r + 1, n) {
+                syndrome_bfs(r + 1, || (0..n as u64).map(move |i| i | 1 << r))?
+            } else {
+                secded_covering_radius(n)
+            }
         }
     })
 }
@@ -167,6 +214,41 @@ mod tests {
         assert_eq!(radius("alien:3x7").unwrap(), 3);
         assert_eq!(radius("alien:1x9").unwrap(), 4);
         assert_eq!(radius("alien:1x1").unwrap(), 0);
+    }
+
+    #[test]
+    fn hamming_closed_forms_match_the_search() {
+        let mut lengths: Vec<usize> = (3..=300).collect();
+        for k in 9..=12 {
+            let p = 1usize << k;
+            lengths.extend([p - 2, p - 1, p, p + 1]);
+        }
+        for n in lengths {
+            let r = ceil_log2(n + 1);
+            assert_eq!(
+                syndrome_bfs(r, || 1..=n as u64).unwrap(),
+                hamming_covering_radius(n),
+                "hamming:{n}"
+            );
+            if n >= 4 {
+                let r = ceil_log2(n);
+                assert_eq!(
+                    syndrome_bfs(r + 1, || (0..n as u64).map(move |i| i | 1 << r)).unwrap(),
+                    secded_covering_radius(n),
+                    "secded:{n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_codes_are_answered_at_once() {
+        let h = crate::code::HammingCode::new(crate::code::MAX_N);
+        assert_eq!(covering_radius(&h).unwrap(), 2);
+        let s = crate::code::SecdedCode::new(crate::code::MAX_N);
+        assert_eq!(covering_radius(&s).unwrap(), 2);
+        let s = crate::code::SecdedCode::new(crate::code::MAX_N - 1);
+        assert_eq!(covering_radius(&s).unwrap(), 3);
     }
 
     #[test]
