@@ -18,6 +18,7 @@ mod demo;
 mod encode;
 mod fileio;
 mod info;
+mod plot;
 mod progress;
 mod random;
 mod report;
