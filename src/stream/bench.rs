@@ -221,3 +221,28 @@ mod tests {
         assert!(r.noisy_exact);
     }
 }
+
+#[cfg(test)]
+mod measure {
+    use super::*;
+
+    /// The figures of `docs/benchmarks.md`, from the library:
+    /// `cargo test --release --lib stream::bench::measure -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn throughput_256_mib() {
+        for spec in ["alien:9x9", "secded:72"] {
+            let r =
+                bench_throughput_reps(&spec.parse().unwrap(), 64, 256 << 20, 1e-4, 1, 7).unwrap();
+            println!(
+                "{spec}: memcpy {:.2} GB/s; encode {:.2}x, decode clean {:.2}x, decode at BER 1e-4 {:.2}x ({} flips, exact {})",
+                r.memcpy_bytes_per_sec / 1e9,
+                r.encode_ratio(),
+                r.decode_clean_ratio(),
+                r.decode_noisy_ratio(),
+                r.flipped_bits,
+                r.noisy_exact
+            );
+        }
+    }
+}

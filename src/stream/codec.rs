@@ -940,7 +940,11 @@ mod micro {
     use super::*;
 
     fn best(mut f: impl FnMut()) -> f64 {
-        (0..30)
+        let reps: usize = std::env::var("MICRO_REPS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30);
+        (0..reps)
             .map(|_| {
                 let t = std::time::Instant::now();
                 f();

@@ -42,6 +42,16 @@ impl<const B: usize> V<B> {
         }
     }
 
+    /// `self` when `keep`, else zero.
+    #[inline(always)]
+    pub fn masked(mut self, keep: bool) -> Self {
+        let m = 0u64.wrapping_sub(keep as u64);
+        for w in self.0.iter_mut() {
+            *w &= m;
+        }
+        self
+    }
+
     /// True when every lane is zero.
     #[inline(always)]
     pub fn is_zero(&self) -> bool {
@@ -109,14 +119,12 @@ pub enum Kernel {
     },
     /// Shortened Hamming code: check row `b` is the XOR of the data rows whose Hamming position
     /// has bit `b` set; `overall` adds the SECDED overall parity row in front. Positions are
-    /// laid out as a grid of rows of eight (`p = 8 t + o`), so that the low three check rows
-    /// follow from the eight column parities and the others from the row parities, two XORs
-    /// per data row, as the alien kernels do.
+    /// seen as a grid of rows of eight (`p = 8 t + o`): the low three check rows follow from
+    /// the eight column parities and the others from the grid row parities, two XORs per data
+    /// row, as in the alien kernels.
     Hamming {
-        /// Runs of data rows with consecutive positions inside one grid row.
-        runs: Vec<Run>,
-        /// Grid rows (`max position / 8 + 1`).
-        grid_rows: usize,
+        /// Which of the eight positions of each grid row hold data rows (bit `o`).
+        grid: Vec<u8>,
         /// Number of Hamming check rows.
         checks: usize,
         /// Whether an overall parity row comes first (SECDED).
@@ -163,28 +171,19 @@ impl Kernel {
     }
 
     fn hamming(positions: impl Iterator<Item = usize>, checks: usize, overall: bool) -> Kernel {
-        let mut runs: Vec<Run> = Vec::new();
-        let mut last = usize::MAX;
-        let mut grid_rows = 1;
+        let mut grid: Vec<u8> = Vec::new();
+        let mut last = 0;
         for p in positions {
-            let (t, o) = (p / 8, p % 8);
-            grid_rows = grid_rows.max(t + 1);
-            match runs.last_mut() {
-                // Extends a run inside its grid row, or a run of whole grid rows.
-                Some(run) if p == last + 1 && (o != 0 || (run.o == 0 && run.len % 8 == 0)) => {
-                    run.len += 1
-                }
-                _ => runs.push(Run {
-                    t: t as u32,
-                    o: o as u8,
-                    len: 1,
-                }),
-            }
+            // Message positions come in increasing order, so rows follow the grid.
+            assert!(grid.is_empty() || p > last, "positions increase");
             last = p;
+            if grid.len() <= p / 8 {
+                grid.resize(p / 8 + 1, 0);
+            }
+            grid[p / 8] |= 1 << (p % 8);
         }
         Kernel::Hamming {
-            runs,
-            grid_rows,
+            grid,
             checks,
             overall,
         }
@@ -196,7 +195,6 @@ impl Kernel {
             Kernel::AlienOddOdd { m, n }
             | Kernel::AlienEvenOdd { m, n }
             | Kernel::AlienOddEven { m, n } => m + n,
-            Kernel::Hamming { grid_rows, .. } => *grid_rows,
             _ => 0,
         }
     }
@@ -248,61 +246,44 @@ impl Kernel {
                 }
             }
             Kernel::Hamming {
-                runs,
-                grid_rows,
+                grid,
                 checks,
                 overall,
             } => {
-                let grid_par = &mut scratch[..*grid_rows];
-                grid_par.fill(V::zero());
-                let mut cols = [V::<B>::zero(); 8];
-                for run in runs {
-                    let (mut t, o, mut len) = (run.t as usize, run.o as usize, run.len as usize);
-                    if o == 0 && len >= 8 {
-                        let whole = len / 8;
-                        grid(
-                            rows.take(8 * whole),
-                            8,
-                            &mut grid_par[t..t + whole],
-                            &mut cols,
-                        );
-                        t += whole;
-                        len -= 8 * whole;
-                    }
-                    if len == 0 {
-                        continue;
-                    }
-                    let mut acc = V::zero();
-                    let seg = rows.take(len);
-                    for (c, x) in cols[o..o + len].iter_mut().zip(seg.chunks_exact(8 * B)) {
-                        let x = V::load(x);
-                        acc ^= x;
-                        *c ^= x;
-                    }
-                    grid_par[t] ^= acc;
-                }
-                // Check b < 3 sums the columns with bit b set; check b >= 3 the grid rows
-                // with bit b - 3 set.
                 let (head, h) = out.split_at_mut(usize::from(*overall));
                 let h = &mut h[..*checks];
                 h.fill(V::zero());
-                // Columns past the largest position are zero; their bits may exceed the checks.
-                let used = (1usize << (*checks).min(3)) - 1;
-                for (o, &c) in cols.iter().enumerate().take(used + 1).skip(1) {
-                    let mut bits = o;
-                    while bits != 0 {
-                        h[bits.trailing_zeros() as usize] ^= c;
-                        bits &= bits - 1;
-                    }
-                }
+                let mut cols = [V::<B>::zero(); 8];
                 let mut all = V::zero();
-                for (t, &g) in grid_par.iter().enumerate() {
+                for (t, &mask) in grid.iter().enumerate() {
+                    let g = match mask {
+                        0xFF => hamming_row::<B, 0, 8>(rows.take(8), &mut cols),
+                        // The grid rows of the powers of two 8, 16, 32, ...
+                        0xFE => hamming_row::<B, 1, 7>(rows.take(7), &mut cols),
+                        _ => {
+                            let mut acc = V::zero();
+                            for (o, c) in cols.iter_mut().enumerate() {
+                                if mask >> o & 1 == 1 {
+                                    let x = rows.one();
+                                    acc ^= x;
+                                    *c ^= x;
+                                }
+                            }
+                            acc
+                        }
+                    };
                     all ^= g;
                     let mut bits = t;
                     while bits != 0 {
                         h[3 + bits.trailing_zeros() as usize] ^= g;
                         bits &= bits - 1;
                     }
+                }
+                // Columns with bit 0, 1, 2 set.
+                let [_, c1, c2, c3, c4, c5, c6, c7] = cols;
+                let low = [c1 ^ c3 ^ c5 ^ c7, c2 ^ c3 ^ c6 ^ c7, c4 ^ c5 ^ c6 ^ c7];
+                for (hb, l) in h.iter_mut().zip(low) {
+                    *hb = l;
                 }
                 if *overall {
                     head[0] = h.iter().fold(all, |a, &x| a ^ x);
@@ -370,6 +351,22 @@ fn grid_fixed<const B: usize, const C: usize>(block: &[u8], r: &mut [V<B>], c: &
     }
 }
 
+/// One grid row of a Hamming code with data rows at columns `O..O + L`: adds each row to
+/// its column and returns their sum.
+#[inline(always)]
+fn hamming_row<const B: usize, const O: usize, const L: usize>(
+    seg: &[u8],
+    cols: &mut [V<B>; 8],
+) -> V<B> {
+    let mut acc = V::zero();
+    for (c, x) in cols[O..O + L].iter_mut().zip(seg.chunks_exact(8 * B)) {
+        let x = V::load(x);
+        acc ^= x;
+        *c ^= x;
+    }
+    acc
+}
+
 /// A cursor over contiguous rows of `8 B` bytes.
 struct Rows<'a, const B: usize>(&'a [u8]);
 
@@ -387,16 +384,4 @@ impl<'a, const B: usize> Rows<'a, B> {
     fn one(&mut self) -> V<B> {
         V::load(self.take(1))
     }
-}
-
-/// Data rows with consecutive Hamming positions `8 t + o .. 8 t + o + len`: part of one grid
-/// row, or whole grid rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Run {
-    /// Grid row.
-    pub t: u32,
-    /// First column.
-    pub o: u8,
-    /// Number of rows (whole grid rows when a run starts at column 0 and spans eight or more).
-    pub len: u32,
 }
