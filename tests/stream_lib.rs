@@ -543,6 +543,7 @@ fn hundred_mib_roundtrip_with_noise() {
     assert_eq!(&dec[..], &data[..]);
     assert_eq!(rep.corrected_bits, flips);
 }
+
 #[test]
 fn regression_short_last_chunk_as_long_as_a_full_one() {
     // With D = 512, one group of alien:9x9 carries 4160 bytes: a full chunk of 4000 bytes and
@@ -552,4 +553,80 @@ fn regression_short_last_chunk_as_long_as_a_full_one() {
     assert_eq!(&decode(&enc).unwrap().0[..], &data[..]);
     let (r, _) = read_all(&enc, false, 100);
     assert_eq!(r.unwrap(), data);
+}
+
+/// A reader that hands out at most 3 bytes at a time and is interrupted every fifth call.
+struct Trickle<'a> {
+    data: &'a [u8],
+    calls: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 5 == 0 {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "try again"));
+        }
+        let n = buf.len().min(3).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// A writer that takes at most 5 bytes at a time and is interrupted every third call.
+#[derive(Default)]
+struct Sip {
+    out: Vec<u8>,
+    calls: usize,
+}
+
+impl Write for Sip {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 3 == 0 {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "try again"));
+        }
+        let n = buf.len().min(5);
+        self.out.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn short_and_interrupted_reads_and_writes() {
+    let o = opts("hamming:31", 128, 2000);
+    let data = payload(5_001, 71);
+    let one = encode(&data, &o).unwrap();
+    let mut e = Encoder::new(Sip::default(), &o).unwrap();
+    let mut rest = &data[..];
+    while !rest.is_empty() {
+        match e.write(rest) {
+            Ok(n) => rest = &rest[n..],
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => panic!("{err}"),
+        }
+    }
+    loop {
+        match e.try_finish() {
+            Ok(()) => break,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => panic!("{err}"),
+        }
+    }
+    let sip = e.finish().unwrap();
+    assert_eq!(&sip.out[..], &one[..]);
+    let mut dec = Decoder::new(Trickle {
+        data: &one,
+        calls: 0,
+    })
+    .unwrap();
+    let mut out = Vec::new();
+    dec.read_to_end(&mut out).unwrap();
+    assert_eq!(out, data);
+    assert_eq!(dec.report().bytes_in, one.len() as u64);
+    assert_eq!(dec.header().code, spec("hamming:31"));
 }

@@ -21,7 +21,7 @@ pub struct Decoder<R: Read> {
     inner: R,
     core: DecodeCore,
     /// Encoded bytes read but not yet decoded.
-    input: Vec<u8>,
+    input: Input,
     eof: bool,
     /// Decoded bytes not yet returned, from `pos`.
     out: Buf,
@@ -30,25 +30,52 @@ pub struct Decoder<R: Read> {
     failed: Option<Error>,
 }
 
-/// Reads until `buf` holds `want` bytes or the input ends; returns whether it ended.
-fn fill<R: Read>(r: &mut R, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-    while buf.len() < want {
-        let old = buf.len();
-        buf.resize(want, 0);
-        match r.read(&mut buf[old..]) {
-            Ok(0) => {
-                buf.truncate(old);
-                return Ok(true);
-            }
-            Ok(n) => buf.truncate(old + n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
-            Err(e) => {
-                buf.truncate(old);
-                return Err(e);
+/// Encoded bytes read ahead: `buf[start..end]`. The vector keeps its (initialised) length,
+/// so refilling it costs no zeroing.
+#[derive(Debug, Default)]
+struct Input {
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+}
+
+impl Input {
+    fn data(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.start += n.min(self.len());
+    }
+
+    /// Reads until `want` bytes are held or the input ends; returns whether it ended.
+    fn fill<R: Read>(&mut self, r: &mut R, want: usize) -> io::Result<bool> {
+        if self.len() >= want {
+            return Ok(false);
+        }
+        if self.start + want > self.buf.len() {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            if self.buf.len() < want {
+                self.buf.resize(want, 0);
             }
         }
+        while self.len() < want {
+            let stop = self.start + want;
+            match r.read(&mut self.buf[self.end..stop]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
     }
-    Ok(false)
 }
 
 impl<R: Read> Decoder<R> {
@@ -56,10 +83,10 @@ impl<R: Read> Decoder<R> {
     /// carrying [`Error::NotTilecode`] or [`Error::BadHeader`], `UnexpectedEof` carrying
     /// [`Error::Truncated`], or the reader's own error.
     pub fn new(mut r: R) -> io::Result<Self> {
-        let mut input = Vec::new();
+        let mut input = Input::default();
         let mut eof = false;
         let (layout, block, corrected) = loop {
-            match format::probe_header(&input, eof)? {
+            match format::probe_header(input.data(), eof)? {
                 Probe::Found {
                     layout,
                     block,
@@ -75,11 +102,11 @@ impl<R: Read> Decoder<R> {
                         }
                         .into());
                     }
-                    eof = fill(&mut r, &mut input, n)?;
+                    eof = input.fill(&mut r, n)?;
                 }
             }
         };
-        input.drain(..layout.region());
+        input.consume(layout.region());
         Ok(Decoder {
             inner: r,
             core: DecodeCore::new(layout, &block, corrected),
@@ -131,18 +158,18 @@ impl<R: Read> Decoder<R> {
         if !self.eof {
             // One byte past the trailer's size tells a full chunk from a short last one that
             // takes as many groups.
-            self.eof = fill(&mut self.inner, &mut self.input, chunk + region + 1)?;
+            self.eof = self.input.fill(&mut self.inner, chunk + region + 1)?;
         }
         self.out.clear();
         self.pos = 0;
         let result = if self.input.len() > chunk + region {
-            let r = self.core.chunk(&self.input[..chunk], &mut self.out);
-            self.input.drain(..chunk);
+            let r = self.core.chunk(&self.input.data()[..chunk], &mut self.out);
+            self.input.consume(chunk);
             r
         } else {
             self.done = true;
-            let r = self.core.finish(&self.input, &mut self.out);
-            self.input = Vec::new();
+            let r = self.core.finish(self.input.data(), &mut self.out);
+            self.input = Input::default();
             r
         };
         result.map_err(|e| {
