@@ -851,8 +851,11 @@ pub fn alien_solution(board: &Board) -> Option<Board> {
 /// Even-by-even: the unique solution `psi(board)`. Even-by-odd (and transposed): O(mn) from the
 /// kernel `{u_ij = a_i : |a| even}`. Odd-by-odd: kernel `{u_ij = a_i + b_j : |a| + |b| even}`;
 /// `2^(min(m, n) - 1)` row patterns `a` are enumerated with the columns chosen greedily, so the
-/// time grows exponentially with `min(m, n)` (a 25 x 25 board takes well under a second, 33 x 33
-/// about a minute). Use [`alien_shortest_with`] for bounded time.
+/// time grows exponentially with `min(m, n)` (a 25 x 25 board takes a quarter of a second,
+/// 33 x 33 about a minute). Odd-by-odd boards with both sides above 64 are beyond any
+/// enumeration: they get the local search of [`alien_shortest_with`], which is then not proven
+/// optimal. Use [`alien_shortest_with`] for bounded time and to learn whether the answer is
+/// proven.
 pub fn alien_shortest(board: &Board) -> Option<Board> {
     let limits = Limits {
         alien_max_enum_bits: usize::MAX,
