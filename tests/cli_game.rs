@@ -129,6 +129,37 @@ mod solve {
     }
 
     #[test]
+    fn many_states_use_numbers() {
+        let v = json(
+            &[
+                "solve",
+                "gale-berlekamp:2x3",
+                "-",
+                "--states",
+                "12",
+                "--json",
+            ],
+            "1 2 3\n4 5 6\n",
+        );
+        assert_eq!(v["solvable"], true);
+        let rows: Vec<u64> = serde_json::from_value(v["presses"]["row_counts"].clone()).unwrap();
+        let cols: Vec<u64> = serde_json::from_value(v["presses"]["col_counts"].clone()).unwrap();
+        for (i, r) in rows.iter().enumerate() {
+            for (j, c) in cols.iter().enumerate() {
+                let cell = (3 * i + j + 1) as u64;
+                assert_eq!((cell + r + c) % 12, 0);
+            }
+        }
+        let v = json(
+            &["analyze", "lights-out:2x2", "--states", "12", "--json"],
+            "",
+        );
+        assert_eq!(v["quiet_patterns"], serde_json::json!(["4,4,4,4"]));
+        assert_eq!(v["quiet_pattern_orders"], serde_json::json!([3]));
+        assert_eq!(v["solvable_fraction"], "1/3");
+    }
+
+    #[test]
     fn q_state_certificate() {
         let v = json(
             &["solve", "alien:3x3", "-", "--states", "4", "--json"],
@@ -202,6 +233,128 @@ mod solve {
     }
 }
 
+mod methods {
+    use super::*;
+
+    #[test]
+    fn shortest_proves_the_lecture_optimum() {
+        let v = json(
+            &["solve", "lights-out:5x5", "-", "--shortest", "--json"],
+            LECTURE_24_1,
+        );
+        assert_eq!(v["press_count"], 8);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["lower_bound"], 8);
+        // Either exact search may prove it; both report optimal only when proven.
+        let search = v["search"].as_str().unwrap();
+        assert!(["gray-code", "branch-and-bound"].contains(&search), "{search}");
+        tilecode()
+            .args(["solve", "lights-out:5x5", "-", "--shortest"])
+            .write_stdin(LECTURE_24_1)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("8 presses (proven minimal"));
+    }
+
+    #[test]
+    fn every_method_solves_what_it_applies_to() {
+        let board = String::from_utf8(
+            tilecode()
+                .args(["random", "squares:8x8", "--seed", "5"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        for method in ["auto", "gauss", "chase", "one-way", "two-way"] {
+            let v = json(
+                &["solve", "squares:8x8", "-", "--method", method, "--json"],
+                &board,
+            );
+            assert_eq!(v["solvable"], true, "{method}");
+            let expect = if method == "auto" { "gauss" } else { method };
+            assert_eq!(v["method"], expect);
+        }
+    }
+
+    #[test]
+    fn sweeps_apply_to_plain_squares_only() {
+        tilecode()
+            .args(["solve", "lights-out:3x3", "-", "--method", "one-way"])
+            .write_stdin("000\n000\n000\n")
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("expected a plain squares game"));
+    }
+
+    #[test]
+    fn closed_forms_for_alien_and_gale_berlekamp() {
+        let v = json(
+            &["solve", "alien:4x5", "-", "--json"],
+            "10000\n00000\n00000\n00000\n",
+        );
+        assert_eq!(v["method"], "closed-form");
+        assert_eq!(v["solvable"], false);
+        assert!(v["certificate"].is_string());
+        let v = json(
+            &[
+                "solve",
+                "gale-berlekamp:3x4",
+                "-",
+                "--method",
+                "closed-form",
+                "--json",
+            ],
+            "0110\n1001\n0110\n",
+        );
+        assert_eq!(v["presses"]["rows"], serde_json::json!([1]));
+        assert_eq!(v["presses"]["cols"], serde_json::json!([1, 2]));
+        let v = json(
+            &["solve", "alien:3x5", "-", "--shortest", "--json"],
+            "11111\n11111\n11111\n",
+        );
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["press_count"], 3);
+    }
+
+    #[test]
+    fn large_boards_use_closed_forms_and_chasing() {
+        for game in [
+            "alien:301x299",
+            "lights-out:300x300",
+            "gale-berlekamp:500x400",
+        ] {
+            let board = tilecode()
+                .args(["random", game, "--seed", "8"])
+                .output()
+                .unwrap()
+                .stdout;
+            let v = json(
+                &["solve", game, "-", "--json"],
+                &String::from_utf8(board).unwrap(),
+            );
+            assert_eq!(v["solvable"], true, "{game}");
+        }
+    }
+
+    #[test]
+    fn shortest_needs_two_states() {
+        tilecode()
+            .args([
+                "solve",
+                "lights-out:2x2",
+                "-",
+                "--states",
+                "3",
+                "--shortest",
+            ])
+            .write_stdin("00\n00\n")
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("two-state games only"));
+    }
+}
+
 mod analyze {
     use super::*;
 
@@ -260,6 +413,22 @@ mod analyze {
             .stdout(predicate::str::contains(
                 "... and 4 more (use --json for all)",
             ));
+    }
+
+    #[test]
+    fn large_stencil_games_by_chasing() {
+        let v = json(&["analyze", "lights-out:100x100", "--json"], "");
+        let (rank, nullity) = (v["rank"].as_u64().unwrap(), v["nullity"].as_u64().unwrap());
+        assert_eq!(rank + nullity, 10_000);
+        assert_eq!(
+            v["quiet_patterns"].as_array().unwrap().len() as u64,
+            nullity
+        );
+        tilecode()
+            .args(["analyze", "lights-out:1000x1000"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("of 2^1000000"));
     }
 
     #[test]

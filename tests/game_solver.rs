@@ -275,3 +275,45 @@ fn prime_moduli_are_fields() {
         }
     }
 }
+
+/// Light chasing (`game::chase`) and elimination agree on the structure of stencil games:
+/// nullity, quiet patterns and solvability, plain and on a torus.
+#[test]
+fn chasing_agrees_with_elimination() {
+    use tilecode::game::chase::Chaser;
+    let mut games = Vec::new();
+    for n in 1..=24 {
+        games.push(Game::new(Pattern::LightsOut, n, n));
+        games.push(Game::new(Pattern::LightsOut, n, n + 3));
+        games.push(Game::new(Pattern::Squares, n, n));
+    }
+    for n in 3..=12 {
+        games.push(Game::new(Pattern::LightsOut, n, n).with_torus(true));
+        games.push(Game::new(Pattern::LightsOut, n, n + 1).with_torus(true));
+    }
+    games.push(
+        "stencil:00100/00000/11011/00000/00100:9x11"
+            .parse()
+            .unwrap(),
+    );
+    let mut g = Gen::new(8);
+    for game in games {
+        let c = Chaser::new(&game).unwrap();
+        let s = Solver::new(&game).unwrap();
+        assert_eq!(c.nullity(), s.nullity(), "{game}");
+        let quiet = c.quiet_patterns();
+        assert_eq!(quiet.len(), s.nullity(), "{game}");
+        for k in &quiet {
+            assert!(game.effect(k).bits().is_zero(), "{game}");
+        }
+        for _ in 0..5 {
+            let b = Board::from_bits(game.rows, game.cols, random_bits(&mut g, game.num_cells()))
+                .unwrap();
+            let chased = c.solve(&b).unwrap();
+            assert_eq!(chased.is_some(), s.is_solvable(&b), "{game}");
+            if let Some(x) = chased {
+                assert_eq!(game.effect(&x), b, "{game}");
+            }
+        }
+    }
+}

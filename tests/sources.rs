@@ -3,8 +3,10 @@
 //! the interactive Lights Out page and the Alien Tiles paper's Section 6.
 
 use std::collections::HashSet;
+use tilecode::game::chase::{chase_solve, squares_one_way, squares_two_way};
 use tilecode::game::qstate::{QBoard, QSolver, effect_q};
-use tilecode::game::{Board, Game, Pattern, Solver};
+use tilecode::game::shortest::shortest_by_kernel;
+use tilecode::game::{Board, Game, Pattern, Solver, random_solvable};
 use tilecode::gf2::BitVec;
 
 fn game(spec: &str) -> Game {
@@ -200,6 +202,12 @@ mod lecture {
         let mut weights: Vec<usize> = all_solutions(&s, &b).iter().map(BitVec::weight).collect();
         weights.sort_unstable();
         assert_eq!(weights, vec![8, 8, 12, 20]);
+        // The optimal solution needs 8 presses, proven by the shortest search.
+        let best = shortest_by_kernel(&x, s.quiet_patterns(), None).unwrap();
+        assert!(best.optimal);
+        assert_eq!(best.weight(), 8);
+        assert_eq!(best.lower_bound, 8);
+        assert_eq!(g.effect(&best.presses), b);
     }
 
     /// Figure 8: the optimal strategy of 8 presses is one of the four solutions, and the least.
@@ -216,6 +224,9 @@ mod lecture {
         let sols = all_solutions(&s, &b);
         assert!(sols.contains(&optimal));
         assert_eq!(sols.iter().map(BitVec::weight).min(), Some(8));
+        let best = shortest_by_kernel(&s.solve(&b).unwrap(), s.quiet_patterns(), None).unwrap();
+        assert!(best.optimal);
+        assert_eq!(best.weight(), 8);
     }
 
     /// Section 24.2.3: rank 23, 2^23 solvable configurations, probability 1/4, four quiet
@@ -316,6 +327,55 @@ mod toggle_squares {
             let m = tilecode::gf2::BitMatrix::from_rows(&restricted, outside.len());
             assert_eq!(m.rank(), s.nullity(), "n = {n}");
         }
+    }
+}
+
+mod toggle_squares_algorithms {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    /// Theorem 3: solvable 3k+2 boards are cleared by the one-way algorithm; Theorems 4 and 5:
+    /// 3k and 3k+1 boards by the two-way algorithm; light chasing agrees.
+    #[test]
+    fn sweeps_clear_the_sizes_the_notes_claim() {
+        let mut rng = ChaCha20Rng::seed_from_u64(12);
+        for n in 2..=12 {
+            let g = Game::new(Pattern::Squares, n, n);
+            for _ in 0..10 {
+                let b = random_solvable(&g, &mut rng);
+                let x = if n % 3 == 2 {
+                    squares_one_way(&b)
+                } else {
+                    squares_two_way(&b)
+                }
+                .unwrap_or_else(|| panic!("n = {n}\n{b}"));
+                assert_eq!(g.effect(&x), b, "n = {n}");
+                let c = chase_solve(&g, &b).unwrap().unwrap();
+                assert_eq!(g.effect(&c), b);
+            }
+        }
+    }
+
+    /// "A Note about Efficiency" believes the one-way algorithm is as efficient as it could be
+    /// on 3k+2 boards. It is not: on 5x5 boards the shortest solution is often shorter.
+    #[test]
+    fn one_way_is_not_always_shortest() {
+        let g = Game::new(Pattern::Squares, 5, 5);
+        let s = Solver::new(&g).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let mut longer = 0;
+        for _ in 0..50 {
+            let b = random_solvable(&g, &mut rng);
+            let one_way = squares_one_way(&b).unwrap();
+            let best = shortest_by_kernel(&one_way, s.quiet_patterns(), None).unwrap();
+            assert!(best.optimal);
+            assert!(best.weight() <= one_way.weight());
+            if best.weight() < one_way.weight() {
+                longer += 1;
+            }
+        }
+        assert!(longer > 0, "one-way was shortest on every board drawn");
     }
 }
 

@@ -1,13 +1,21 @@
 //! `tilecode analyze`: rank, nullity, quiet patterns and solvable boards of a switching game.
 
-use super::solve::{GameArgs, draw_bits, draw_values, json_int};
+use super::solve::{AUTO_GAUSS_MOVES, GameArgs, draw_bits, draw_values, json_int};
+use num_bigint::BigUint;
+use num_traits::One;
 use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
+use std::io::Write;
 use std::process::ExitCode;
+use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
 use tilecode::game::{Game, Solver};
 
 /// How many quiet patterns the text output draws.
 const DRAWN: usize = 8;
+
+/// The largest board the text output draws quiet patterns of.
+const DRAWN_CELLS: usize = 64 * 64;
 
 /// Arguments of `tilecode analyze`.
 #[derive(clap::Args, Debug)]
@@ -35,7 +43,31 @@ struct Report {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
     let (mr, mc) = game.move_shape();
-    let report = if game.states == 2 {
+    let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
+        .then(|| Chaser::new(&game).ok())
+        .flatten();
+    let report = if let Some(c) = chaser {
+        // Past the elimination's comfortable size, light chasing gives the same structure from
+        // a small system.
+        let nullity = c.nullity();
+        let rank = game.num_moves() - nullity;
+        Report {
+            rank,
+            nullity,
+            solvable: (BigUint::one() << rank).to_string(),
+            fraction: (
+                "1".into(),
+                (BigUint::one() << (game.num_cells() - rank)).to_string(),
+            ),
+            solutions: (BigUint::one() << nullity).to_string(),
+            quiet: c
+                .quiet_patterns()
+                .iter()
+                .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
+                .collect(),
+            invariant_factors: None,
+        }
+    } else if game.states == 2 {
         let s = Solver::new(&game)?;
         let (num, den) = s.solvable_fraction();
         Report {
@@ -74,11 +106,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             invariant_factors: Some(s.invariant_factors()),
         }
     };
+    let mut text = String::new();
     if args.json {
-        print_json(&game, &report);
+        print_json(&mut text, &game, &report)
     } else {
-        print_text(&game, &report);
+        print_text(&mut text, &game, &report)
     }
+    .expect("formatting into a string");
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -90,7 +125,30 @@ fn fraction(f: &(String, String)) -> String {
     }
 }
 
-fn print_json(game: &Game, r: &Report) {
+/// `2^e`, with its value when that is short.
+fn power_of_two(e: usize, value: &str) -> String {
+    if e <= 64 {
+        format!("2^{e} = {value}")
+    } else {
+        format!("2^{e}")
+    }
+}
+
+/// A decimal integer, abbreviated when it has more than 40 digits (`--json` has it in full).
+fn short(value: &str) -> String {
+    if value.len() <= 40 {
+        value.to_string()
+    } else {
+        format!(
+            "{}...{} ({} digits)",
+            &value[..12],
+            &value[value.len() - 6..],
+            value.len()
+        )
+    }
+}
+
+fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
     let mut m = Map::new();
     m.insert("game".into(), Value::String(game.spec()));
     m.insert("torus".into(), Value::Bool(game.torus));
@@ -134,53 +192,81 @@ fn print_json(game: &Game, r: &Report) {
             ),
         );
     }
-    println!("{}", Value::Object(m));
+    writeln!(out, "{}", Value::Object(m))
 }
 
-fn print_text(game: &Game, r: &Report) {
+fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
     let q = game.states;
-    println!(
+    writeln!(
+        out,
         "game                 {game} ({} cells, {} moves)",
         game.num_cells(),
         game.num_moves()
-    );
-    println!("rank                 {}", r.rank);
-    println!("nullity              {}", r.nullity);
+    )?;
+    writeln!(out, "rank                 {}", r.rank)?;
+    writeln!(out, "nullity              {}", r.nullity)?;
     if let Some(f) = &r.invariant_factors {
         let parts: Vec<String> = f.iter().map(|(d, c)| format!("{d} (x{c})")).collect();
-        println!(
+        writeln!(
+            out,
             "invariant factors    {} (mod {q}; 0 = zero)",
             parts.join(", ")
-        );
+        )?;
     }
     let total = format!("{q}^{}", game.num_cells());
-    println!(
-        "solvable boards      {} of {total} ({})",
-        r.solvable,
-        fraction(&r.fraction)
-    );
-    println!("solutions per board  {}", r.solutions);
+    let (solvable, frac, solutions) = if q == 2 {
+        let frac = if game.num_cells() - r.rank <= 64 {
+            fraction(&r.fraction)
+        } else {
+            format!("1/2^{}", game.num_cells() - r.rank)
+        };
+        (
+            power_of_two(r.rank, &r.solvable),
+            frac,
+            power_of_two(r.nullity, &r.solutions),
+        )
+    } else {
+        (
+            short(&r.solvable),
+            format!("{}/{}", short(&r.fraction.0), short(&r.fraction.1)),
+            short(&r.solutions),
+        )
+    };
+    let frac = if r.fraction.1 == "1" {
+        "1".into()
+    } else {
+        frac
+    };
+    writeln!(out, "solvable boards      {solvable} of {total} ({frac})")?;
+    writeln!(out, "solutions per board  {solutions}")?;
     if r.quiet.is_empty() {
-        println!("quiet patterns       none (every board has a unique solution)");
-        return;
+        return writeln!(
+            out,
+            "quiet patterns       none (every board has a unique solution)"
+        );
     }
     let what = if game.states == 2 {
         "basis"
     } else {
         "generators"
     };
-    println!("quiet patterns       {} ({what})", r.quiet.len());
+    writeln!(out, "quiet patterns       {} ({what})", r.quiet.len())?;
+    if game.num_cells() > DRAWN_CELLS {
+        return writeln!(out, "\n(too large to draw; use --json for the patterns)");
+    }
     for (i, (_, drawing, order)) in r.quiet.iter().take(DRAWN).enumerate() {
         match order {
-            Some(o) => println!("\n#{} (order {o})", i + 1),
-            None => println!("\n#{}", i + 1),
+            Some(o) => writeln!(out, "\n#{} (order {o})", i + 1)?,
+            None => writeln!(out, "\n#{}", i + 1)?,
         }
-        print!("{drawing}");
+        write!(out, "{drawing}")?;
     }
     if r.quiet.len() > DRAWN {
-        println!(
+        writeln!(
+            out,
             "\n... and {} more (use --json for all)",
             r.quiet.len() - DRAWN
-        );
+        )?;
     }
+    Ok(())
 }

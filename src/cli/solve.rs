@@ -1,12 +1,18 @@
 //! `tilecode solve`: solve one board of a switching game, or prove it unsolvable.
 
 use anyhow::Context;
+use num_bigint::BigUint;
+use num_traits::One;
 use serde_json::{Map, Value, json};
-use std::io::Read;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::str::FromStr;
+use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
 use tilecode::game::qstate::{QBoard, QSolver, values_string};
-use tilecode::game::{Board, Game, Pattern, PressLayout, Solver};
+use tilecode::game::shortest::{self, Limits};
+use tilecode::game::{Board, Game, Pattern, PressLayout, Solver, alien, solve_closed_form};
 use tilecode::gf2::BitVec;
 
 /// The game arguments shared by `solve`, `analyze` and `random`.
@@ -42,13 +48,35 @@ impl GameArgs {
 /// How to find the presses.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// The closed form for alien boards, otherwise Gaussian elimination.
+    /// closed-form for alien and gale-berlekamp; gauss up to 4096 moves; chase beyond.
     Auto,
     /// Gaussian elimination on the move matrix (any game).
     Gauss,
-    /// The O(mn) closed forms of Alien Tiles (the paper, Section 3).
+    /// Light chasing (lights-out, squares, stencils; plain or torus where it applies).
+    Chase,
+    /// The Toggle Squares one-way sweep (squares, plain).
+    OneWay,
+    /// The Toggle Squares two-way sweep (squares, plain).
+    TwoWay,
+    /// The O(mn) closed forms (two-state alien and gale-berlekamp).
     ClosedForm,
 }
+
+impl Method {
+    fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Gauss => "gauss",
+            Method::Chase => "chase",
+            Method::OneWay => "one-way",
+            Method::TwoWay => "two-way",
+            Method::ClosedForm => "closed-form",
+        }
+    }
+}
+
+/// `auto` eliminates on games with at most this many moves and chases beyond.
+pub const AUTO_GAUSS_MOVES: usize = 4096;
 
 /// Arguments of `tilecode solve`.
 #[derive(clap::Args, Debug)]
@@ -62,6 +90,10 @@ pub struct Args {
     /// How to find the presses.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
+    /// Find a solution with the fewest presses (exact where it can be proven; otherwise the
+    /// best found, with `optimal: false` and a lower bound). Two-state games only.
+    #[arg(long)]
+    shortest: bool,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -126,6 +158,9 @@ struct Outcome {
     presses: Option<(Value, String, u64)>,
     optimal: bool,
     solutions: Option<String>,
+    /// The shortest search's label and proven lower bound, with `--shortest`.
+    search: Option<(&'static str, usize)>,
+    /// For unsolvable boards: the certificate as a string and drawn, when one was produced.
     certificate: Option<(String, String)>,
 }
 
@@ -134,65 +169,235 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
     let text = read_input(&args.board)?;
     let out = if game.states == 2 {
-        solve_two_state(&game, &text, args.method)?
+        solve_two_state(&game, &text, args.method, args.shortest)?
     } else {
-        solve_q_state(&game, &text, args.method)?
+        solve_q_state(&game, &text, args.method, args.shortest)?
     };
-    print(&game, &out, args.json);
+    let mut text = String::new();
+    print(&mut text, &game, &out, args.json).expect("formatting into a string");
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn solve_two_state(game: &Game, text: &str, method: Method) -> anyhow::Result<Outcome> {
-    let board = Board::parse(text)?;
-    game.check_board(&board)?;
-    if method == Method::ClosedForm {
-        anyhow::bail!(
-            "--method closed-form is not available for {}: expected an alien game",
-            game.spec()
-        );
-    }
-    let solver = Solver::new(game)?;
-    Ok(match solver.solve(&board) {
-        Ok(x) => {
-            let count = x.weight() as u64;
-            let (value, drawing) = match PressLayout::of(game, &x) {
-                PressLayout::Cells(b) => (
-                    Value::String(b.bits().to_string()),
-                    draw_bits(b.bits(), game.rows, game.cols),
-                ),
-                PressLayout::Lines { rows, cols } => {
-                    let drawing = format!(
-                        "rows flipped: {}\ncolumns flipped: {}\n",
-                        list(&rows),
-                        list(&cols)
-                    );
-                    (json!({ "rows": rows, "cols": cols }), drawing)
-                }
-            };
-            Outcome {
-                method: "gauss",
-                presses: Some((value, drawing, count)),
-                // The only solution is trivially the shortest.
-                optimal: solver.nullity() == 0,
-                solutions: Some(solver.solutions_per_board().to_string()),
-                certificate: None,
-            }
-        }
-        Err(y) => Outcome {
-            method: "gauss",
-            presses: None,
-            optimal: false,
-            solutions: None,
-            certificate: Some((y.to_string(), draw_bits(&y, game.rows, game.cols))),
-        },
+/// A two-state answer before the shortest search and formatting.
+struct Found {
+    method: &'static str,
+    /// The presses, or the certificate when there is one (`Err(None)`: unsolvable, no
+    /// certificate from this method).
+    result: Result<BitVec, Option<BitVec>>,
+    /// log2 of the number of solutions.
+    nullity: usize,
+    /// A spanning set of the quiet patterns, for the shortest search (not needed for alien).
+    kernel: Vec<BitVec>,
+}
+
+fn gauss(game: &Game, board: &Board) -> anyhow::Result<Found> {
+    let s = Solver::new(game)?;
+    Ok(Found {
+        method: "gauss",
+        result: s.solve(board).map_err(Some),
+        nullity: s.nullity(),
+        kernel: s.quiet_patterns().to_vec(),
     })
 }
 
-fn solve_q_state(game: &Game, text: &str, method: Method) -> anyhow::Result<Outcome> {
-    let board = QBoard::parse(text, game.states)?;
-    if method == Method::ClosedForm {
+fn chase(game: &Game, board: &Board) -> anyhow::Result<Found> {
+    let c = Chaser::new(game)?;
+    let result = match c.solve(board)? {
+        Some(x) => Ok(x),
+        // Chasing proves unsolvability without a certificate; elimination gives one when the
+        // game is small enough for it.
+        None if game.num_moves() <= AUTO_GAUSS_MOVES => {
+            Err(Some(Solver::new(game)?.solve(board).expect_err(
+                "light chasing and elimination agree on solvability",
+            )))
+        }
+        None => Err(None),
+    };
+    Ok(Found {
+        method: "chase",
+        result,
+        nullity: c.nullity(),
+        kernel: c.quiet_patterns(),
+    })
+}
+
+fn closed_form(game: &Game, board: &Board) -> anyhow::Result<Found> {
+    let Some(result) = solve_closed_form(game, board) else {
         anyhow::bail!(
-            "--method closed-form is not available for {} states: expected a two-state alien game",
+            "--method closed-form is not available for {}: expected an alien or gale-berlekamp game",
+            game.spec()
+        );
+    };
+    let (nullity, kernel) = match game.pattern {
+        Pattern::GaleBerlekamp => (1, vec![BitVec::ones(game.num_moves())]),
+        _ => (alien::syndrome_dim(game.rows, game.cols), Vec::new()),
+    };
+    Ok(Found {
+        method: "closed-form",
+        result: result.map_err(Some),
+        nullity,
+        kernel,
+    })
+}
+
+/// The method `auto` picks for a two-state game.
+fn auto_method(game: &Game) -> Method {
+    match game.pattern {
+        Pattern::Alien | Pattern::GaleBerlekamp => Method::ClosedForm,
+        _ if game.num_moves() <= AUTO_GAUSS_MOVES => Method::Gauss,
+        _ if Chaser::new(game).is_ok() => Method::Chase,
+        _ => Method::Gauss,
+    }
+}
+
+fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
+    if game.pattern != Pattern::Squares || game.torus {
+        anyhow::bail!(
+            "--method {} is not available for {game}: expected a plain squares game",
+            method.name()
+        );
+    }
+    let swept = if method == Method::OneWay {
+        squares_one_way(board)
+    } else {
+        squares_two_way(board)
+    };
+    let decided = find(game, board, auto_method(game))?;
+    match (swept, decided.result) {
+        (Some(x), Ok(_)) => Ok(Found {
+            method: method.name(),
+            result: Ok(x),
+            ..decided
+        }),
+        (None, Err(cert)) => Ok(Found {
+            result: Err(cert),
+            ..decided
+        }),
+        (None, Ok(_)) => anyhow::bail!(
+            "the {} sweep leaves lights on for this {}x{} board, which is solvable \
+             (try --method auto)",
+            method.name(),
+            game.rows,
+            game.cols
+        ),
+        (Some(_), Err(_)) => unreachable!("a sweep that clears the board solved it"),
+    }
+}
+
+fn find(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
+    match method {
+        Method::Auto => find(game, board, auto_method(game)),
+        Method::Gauss => gauss(game, board),
+        Method::Chase => chase(game, board),
+        Method::ClosedForm => closed_form(game, board),
+        Method::OneWay | Method::TwoWay => sweep(game, board, method),
+    }
+}
+
+/// A progress bar on stderr for long shortest searches, when stderr is a terminal.
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(1000);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("shortest search {bar:40} {percent}% {eta}")
+                .expect("a valid template"),
+        );
+        bar
+    })
+}
+
+fn solve_two_state(
+    game: &Game,
+    text: &str,
+    method: Method,
+    want_shortest: bool,
+) -> anyhow::Result<Outcome> {
+    let board = Board::parse(text)?;
+    game.check_board(&board)?;
+    let found = find(game, &board, method)?;
+    let x = match found.result {
+        Ok(x) => x,
+        Err(cert) => {
+            return Ok(Outcome {
+                method: found.method,
+                presses: None,
+                optimal: false,
+                solutions: None,
+                search: None,
+                certificate: cert.map(|y| (y.to_string(), draw_bits(&y, game.rows, game.cols))),
+            });
+        }
+    };
+    let solutions = (BigUint::one() << found.nullity).to_string();
+    let (x, optimal, search) = if want_shortest {
+        let bar = progress_bar();
+        let report = |done: u64, total: u64| {
+            if let Some(b) = &bar {
+                b.set_position(done.saturating_mul(1000) / total.max(1));
+            }
+        };
+        let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
+        let best = if game.pattern == Pattern::Alien {
+            shortest::alien_shortest_with(&board, &Limits::default(), progress)
+                .expect("the board was solved, so it is solvable")
+        } else {
+            shortest::shortest_by_kernel(&x, &found.kernel, progress)?
+        };
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        (
+            best.presses,
+            best.optimal,
+            Some((best.method, best.lower_bound)),
+        )
+    } else {
+        // A unique solution is trivially the shortest.
+        (x, found.nullity == 0, None)
+    };
+    let count = x.weight() as u64;
+    let (value, drawing) = match PressLayout::of(game, &x) {
+        PressLayout::Cells(b) => (
+            Value::String(b.bits().to_string()),
+            draw_bits(b.bits(), game.rows, game.cols),
+        ),
+        PressLayout::Lines { rows, cols } => {
+            let drawing = format!(
+                "rows flipped: {}\ncolumns flipped: {}\n",
+                list(&rows),
+                list(&cols)
+            );
+            (json!({ "rows": rows, "cols": cols }), drawing)
+        }
+    };
+    Ok(Outcome {
+        method: found.method,
+        presses: Some((value, drawing, count)),
+        optimal,
+        solutions: Some(solutions),
+        search,
+        certificate: None,
+    })
+}
+
+fn solve_q_state(
+    game: &Game,
+    text: &str,
+    method: Method,
+    want_shortest: bool,
+) -> anyhow::Result<Outcome> {
+    let board = QBoard::parse(text, game.states)?;
+    if want_shortest {
+        anyhow::bail!(
+            "--shortest is available for two-state games only, found {} states",
+            game.states
+        );
+    }
+    if !matches!(method, Method::Auto | Method::Gauss) {
+        anyhow::bail!(
+            "--method {} is not available with {} states: expected auto or gauss",
+            method.name(),
             game.states
         );
     }
@@ -223,8 +428,9 @@ fn solve_q_state(game: &Game, text: &str, method: Method) -> anyhow::Result<Outc
                 method: "gauss",
                 presses: Some(presses),
                 // A unique solution is trivially the shortest.
-                optimal: solver.solutions_per_board() == 1u32.into(),
+                optimal: solver.solutions_per_board() == BigUint::one(),
                 solutions: Some(solver.solutions_per_board().to_string()),
+                search: None,
                 certificate: None,
             }
         }
@@ -233,6 +439,7 @@ fn solve_q_state(game: &Game, text: &str, method: Method) -> anyhow::Result<Outc
             presses: None,
             optimal: false,
             solutions: None,
+            search: None,
             certificate: Some((
                 values_string(&w, q),
                 draw_values(&w, game.rows, game.cols, q),
@@ -253,64 +460,85 @@ fn list(v: &[usize]) -> String {
     }
 }
 
-fn print(game: &Game, out: &Outcome, json: bool) {
+fn print(out: &mut String, game: &Game, o: &Outcome, json: bool) -> std::fmt::Result {
     if json {
         let mut m = Map::new();
         m.insert("game".into(), Value::String(game.spec()));
         m.insert("torus".into(), Value::Bool(game.torus));
         m.insert("states".into(), json!(game.states));
-        m.insert("solvable".into(), Value::Bool(out.presses.is_some()));
-        m.insert("method".into(), Value::String(out.method.into()));
-        let (presses, count) = match &out.presses {
+        m.insert("solvable".into(), Value::Bool(o.presses.is_some()));
+        m.insert("method".into(), Value::String(o.method.into()));
+        let (presses, count) = match &o.presses {
             Some((v, _, c)) => (v.clone(), json!(c)),
             None => (Value::Null, Value::Null),
         };
         m.insert("presses".into(), presses);
         m.insert("press_count".into(), count);
-        m.insert("optimal".into(), Value::Bool(out.optimal));
+        m.insert("optimal".into(), Value::Bool(o.optimal));
+        let (search, bound) = match o.search {
+            Some((name, bound)) => (Value::String(name.into()), json!(bound)),
+            None => (Value::Null, Value::Null),
+        };
+        m.insert("search".into(), search);
+        m.insert("lower_bound".into(), bound);
         m.insert(
             "solutions".into(),
-            out.solutions.as_ref().map_or(Value::Null, json_int),
+            o.solutions.as_ref().map_or(Value::Null, json_int),
         );
         m.insert(
             "certificate".into(),
-            out.certificate
+            o.certificate
                 .as_ref()
                 .map_or(Value::Null, |(s, _)| Value::String(s.clone())),
         );
-        println!("{}", Value::Object(m));
-        return;
+        return writeln!(out, "{}", Value::Object(m));
     }
-    match (&out.presses, &out.certificate) {
+    match (&o.presses, &o.certificate) {
         (Some((_, drawing, count)), _) => {
-            let sols = out.solutions.as_deref().unwrap_or("?");
-            let note = if out.optimal {
-                "minimal".to_string()
-            } else {
-                format!("one of {sols} solutions, not proven minimal")
+            let sols = o.solutions.as_deref().unwrap_or("?");
+            let note = match (o.optimal, o.search) {
+                (true, Some((search, _))) => {
+                    format!("proven minimal by {search}, one of {sols} solutions")
+                }
+                (true, None) => "the only solution".to_string(),
+                (false, Some((search, bound))) => format!(
+                    "best found by {search}, not proven minimal: every solution has at least \
+                     {bound} presses"
+                ),
+                (false, None) => format!("one of {sols} solutions, not proven minimal"),
             };
-            println!(
+            writeln!(
+                out,
                 "{game}: solvable with {count} presses ({note}; method {})",
-                out.method
-            );
-            print!("{drawing}");
+                o.method
+            )?;
+            write!(out, "{drawing}")?;
         }
         (None, Some((_, drawing))) => {
-            println!("{game}: not solvable");
+            writeln!(out, "{game}: not solvable")?;
             if game.states == 2 {
-                println!(
+                writeln!(
+                    out,
                     "certificate: the marked cells meet every move an even number of times and \
                      the board an odd number of times:"
-                );
+                )?;
             } else {
-                println!(
+                writeln!(
+                    out,
                     "certificate: these cell weights sum to 0 mod {q} over every move's cells and \
                      to a nonzero value over the board:",
                     q = game.states
-                );
+                )?;
             }
-            print!("{drawing}");
+            write!(out, "{drawing}")?;
         }
-        (None, None) => unreachable!("an outcome has presses or a certificate"),
+        (None, None) => {
+            writeln!(out, "{game}: not solvable")?;
+            writeln!(
+                out,
+                "(light chasing proved it; the board is too large for an elimination certificate)"
+            )?;
+        }
     }
+    Ok(())
 }

@@ -6,11 +6,14 @@
 //! correct up to `t = (d - 1) / 2` errors and report anything else they notice as detected.
 
 mod alien;
+pub mod analysis;
+pub mod bounds;
 mod hamming;
 mod simple;
 mod spec;
 
 pub use alien::AlienCode;
+pub use analysis::{BscRates, bsc_error_rates, covering_radius, weight_distribution};
 pub use hamming::{HammingCode, SecdedCode};
 pub use simple::{ParityCode, RepetitionCode};
 pub use spec::{MAX_N, Spec, parse_dims};

@@ -1,0 +1,996 @@
+//! The codec core, slice in and slice out: groups, chunks, the stream's header and trailer.
+//! The one-shot functions and both I/O adapters are thin layers over [`EncodeCore`] and
+//! [`DecodeCore`], so that every path applies the same checks in the same order.
+
+use super::crc::Shift;
+use super::format::{
+    self, BLOCK, Layout, TAIL, Trailer, header_block, parse_tail, read_trailer, region_bytes,
+    tail_bytes, trailer_block,
+};
+use super::kernel::{Kernel, V};
+use super::{Header, Report};
+use crate::code::{self, BlockCode, Status};
+use crate::error::{Error, Result};
+use crate::gf2::BitVec;
+
+/// Largest code for which the single-error table is built (building costs `n` decodes).
+const FAST_TABLE_MAX_N: usize = 4096;
+
+/// A code with its kernel and the row/position maps of the bit-sliced layout.
+#[derive(Debug)]
+pub struct Codec {
+    /// Sizes.
+    pub layout: Layout,
+    code: Box<dyn BlockCode>,
+    kernel: Kernel,
+    /// Parity rows, `n - k`.
+    r: usize,
+    /// Codeword position stored in each row.
+    pos_of_row: Vec<u32>,
+    /// Row holding each codeword position.
+    row_of_pos: Vec<u32>,
+    /// Syndromes of the single errors `BlockCode::decode` corrects, sorted, with their rows.
+    /// Empty when the code is too large for the table (every lane then goes to the decoder).
+    table: Vec<(u128, u32)>,
+}
+
+/// What decoding a chunk found.
+#[derive(Debug, Default)]
+pub struct ChunkStats {
+    /// Codewords (lanes) decoded.
+    pub codewords: u64,
+    /// Bits flipped back.
+    pub corrected_bits: u64,
+    /// Codewords the decoder could not correct.
+    pub uncorrectable: u64,
+    /// Per group with uncorrectable lanes: the group and its lane mask (one bit per lane).
+    pub bad_lanes: Vec<(usize, Vec<u64>)>,
+}
+
+/// The rows of the bit-sliced layout: the message positions in message order, then the other
+/// positions in increasing order.
+pub fn row_positions(code: &dyn BlockCode) -> Vec<u32> {
+    let n = code.n();
+    let mut is_msg = vec![false; n];
+    let mut rows: Vec<u32> = Vec::with_capacity(n);
+    for &p in code.message_positions() {
+        is_msg[p] = true;
+        rows.push(p as u32);
+    }
+    rows.extend((0..n).filter(|&p| !is_msg[p]).map(|p| p as u32));
+    rows
+}
+
+/// The `k` data rows of one lane block as contiguous rows of `8 B` bytes: the group payload
+/// itself when a row is one block, else gathered into `buf`.
+#[inline]
+fn block_rows<'a, const B: usize>(
+    data: &'a [u8],
+    k: usize,
+    rb: usize,
+    off: usize,
+    buf: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    if rb == 8 * B {
+        return &data[..k * rb];
+    }
+    buf.clear();
+    for row in data.chunks_exact(rb).take(k) {
+        buf.extend_from_slice(&row[off..off + 8 * B]);
+    }
+    buf
+}
+
+/// The block width (in 64-bit words) used for a row of `words` words.
+fn block_words(words: usize) -> usize {
+    [8, 4, 2, 1]
+        .into_iter()
+        .find(|b| words % b == 0)
+        .expect("1 divides")
+}
+
+impl Codec {
+    /// Builds the codec for a layout; `decoding` also builds the single-error table.
+    pub fn new(layout: Layout, decoding: bool) -> Codec {
+        let code = code::build(&layout.spec);
+        let kernel = Kernel::for_code(code.as_ref());
+        let n = code.n();
+        let k = code.k();
+        let pos_of_row = row_positions(code.as_ref());
+        let mut row_of_pos = vec![0u32; n];
+        for (row, &p) in pos_of_row.iter().enumerate() {
+            row_of_pos[p as usize] = row as u32;
+        }
+        let mut codec = Codec {
+            layout,
+            code,
+            kernel,
+            r: n - k,
+            pos_of_row,
+            row_of_pos,
+            table: Vec::new(),
+        };
+        if decoding {
+            codec.table = codec.single_error_table();
+        }
+        codec
+    }
+
+    /// The syndrome of every single error that `BlockCode::decode` corrects to exactly that
+    /// error: the decoder's own answers, memoised, so the fast path decodes as it does.
+    fn single_error_table(&self) -> Vec<(u128, u32)> {
+        let (n, k, r) = (self.code.n(), self.code.k(), self.r);
+        if r == 0 || r > 128 || n > FAST_TABLE_MAX_N || self.code.t() == 0 {
+            return Vec::new();
+        }
+        // One lane (lane 0) per row, rows of 8 bytes, one after the other.
+        let mut data = vec![0u8; k * 8];
+        let mut par = vec![V::<1>::zero(); r];
+        let mut scratch = vec![V::<1>::zero(); self.kernel.scratch_len()];
+        let mut table = Vec::with_capacity(n);
+        for row in 0..n {
+            let key: u128 = if row < k {
+                data[row * 8] = 1;
+                self.kernel.parity(&data, &mut par, &mut scratch);
+                data[row * 8] = 0;
+                par.iter()
+                    .enumerate()
+                    .fold(0, |acc, (q, v)| acc | (((v.0[0] & 1) as u128) << q))
+            } else {
+                1u128 << (row - k)
+            };
+            let pos = self.pos_of_row[row] as usize;
+            let d = self.code.decode(&BitVec::unit(n, pos));
+            if d.status == Status::Corrected && d.errors == [pos] {
+                table.push((key, row as u32));
+            }
+        }
+        table.sort_unstable();
+        // A syndrome shared by two single errors is left to the decoder.
+        let mut unique = Vec::with_capacity(table.len());
+        let mut i = 0;
+        while i < table.len() {
+            let mut j = i + 1;
+            while j < table.len() && table[j].0 == table[i].0 {
+                j += 1;
+            }
+            if j == i + 1 {
+                unique.push(table[i]);
+            }
+            i = j;
+        }
+        unique
+    }
+
+    /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
+    /// of groups.
+    pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
+        match block_words(self.layout.row_bytes / 8) {
+            8 => self.encode_groups_b::<8>(data, out),
+            4 => self.encode_groups_b::<4>(data, out),
+            2 => self.encode_groups_b::<2>(data, out),
+            _ => self.encode_groups_b::<1>(data, out),
+        }
+    }
+
+    fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut [u8]) {
+        let l = &self.layout;
+        let (gd, gb, rb, k) = (l.group_data, l.group_bytes, l.row_bytes, l.k);
+        debug_assert_eq!(data.len() / gd * gb, out.len());
+        let mut par = vec![V::<B>::zero(); self.r];
+        let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
+        let mut gather = Vec::new();
+        let mut pbuf = vec![0u8; self.r * rb];
+        for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+            for off in (0..rb).step_by(8 * B) {
+                let rows = block_rows::<B>(g, k, rb, off, &mut gather);
+                self.kernel.parity(rows, &mut par, &mut scratch);
+                for (v, dst) in par.iter().zip(pbuf.chunks_exact_mut(rb)) {
+                    v.store(&mut dst[off..]);
+                }
+            }
+            let (odata, opar) = o.split_at_mut(gd);
+            odata.copy_from_slice(g);
+            opar.copy_from_slice(&pbuf);
+        }
+    }
+
+    /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
+    /// returns its CRC-32C.
+    pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let groups = self.layout.groups_for(data.len());
+        debug_assert_eq!(out.len(), groups * gb);
+        let area = groups * gd;
+        let direct = data.len().min(area - TAIL) / gd;
+        let (out_direct, out_last) = out.split_at_mut(direct * gb);
+        let mut crc = 0;
+        // A few groups at a time, so the CRC reads bytes the copy just brought into cache.
+        const STEP: usize = 16;
+        for (d, o) in data[..direct * gd]
+            .chunks(gd * STEP)
+            .zip(out_direct.chunks_mut(gb * STEP))
+        {
+            self.encode_groups(d, o);
+            crc = crc32c::crc32c_append(crc, d);
+        }
+        let rest = &data[direct * gd..];
+        crc = crc32c::crc32c_append(crc, rest);
+        let mut last = vec![0u8; area - direct * gd];
+        last[..rest.len()].copy_from_slice(rest);
+        let at = last.len() - TAIL;
+        last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
+        self.encode_groups(&last, out_last);
+        crc
+    }
+
+    /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
+    /// `out`, correcting it there.
+    pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
+        match block_words(self.layout.row_bytes / 8) {
+            8 => self.decode_groups_b::<8>(enc, out, stats),
+            4 => self.decode_groups_b::<4>(enc, out, stats),
+            2 => self.decode_groups_b::<2>(enc, out, stats),
+            _ => self.decode_groups_b::<1>(enc, out, stats),
+        }
+    }
+
+    fn decode_groups_b<const B: usize>(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
+        let l = &self.layout;
+        let (gd, gb, rb, k) = (l.group_data, l.group_bytes, l.row_bytes, l.k);
+        debug_assert_eq!(enc.len() / gb * gd, out.len());
+        let mut syn = vec![V::<B>::zero(); self.r];
+        let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
+        let mut gather = Vec::new();
+        let first_group = stats.codewords as usize / l.interleave;
+        for (g, (genc, o)) in enc
+            .chunks_exact(gb)
+            .zip(out.chunks_exact_mut(gd))
+            .enumerate()
+        {
+            let (edata, epar) = genc.split_at(gd);
+            o.copy_from_slice(edata);
+            stats.codewords += l.interleave as u64;
+            for off in (0..rb).step_by(8 * B) {
+                let rows = block_rows::<B>(edata, k, rb, off, &mut gather);
+                self.kernel.parity(rows, &mut syn, &mut scratch);
+                let mut nz = V::<B>::zero();
+                for (s, prow) in syn.iter_mut().zip(epar.chunks_exact(rb)) {
+                    *s ^= V::load(&prow[off..]);
+                    nz = nz | *s;
+                }
+                if nz.is_zero() {
+                    continue;
+                }
+                self.fix_block(genc, o, off, &syn, nz, first_group + g, stats);
+            }
+        }
+    }
+
+    /// Per-lane work for a lane block with a nonzero syndrome.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn fix_block<const B: usize>(
+        &self,
+        genc: &[u8],
+        out: &mut [u8],
+        off: usize,
+        syn: &[V<B>],
+        nz: V<B>,
+        group: usize,
+        stats: &mut ChunkStats,
+    ) {
+        for t in 0..B {
+            let mut word = nz.0[t];
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let lane = (off / 8 + t) * 64 + bit;
+                let key = syn.iter().enumerate().fold(0u128, |a, (q, s)| {
+                    a | ((((s.0[t] >> bit) & 1) as u128) << q)
+                });
+                if !self.fix_lane(genc, out, lane, key, stats) {
+                    stats.uncorrectable += 1;
+                    match stats.bad_lanes.last_mut() {
+                        Some((gg, mask)) if *gg == group => mask[lane / 64] |= 1 << (lane % 64),
+                        _ => {
+                            let mut mask = vec![0u64; self.layout.interleave / 64];
+                            mask[lane / 64] |= 1 << (lane % 64);
+                            stats.bad_lanes.push((group, mask));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Corrects one lane with a nonzero syndrome; false when the decoder gives up.
+    fn fix_lane(
+        &self,
+        genc: &[u8],
+        data: &mut [u8],
+        lane: usize,
+        key: u128,
+        stats: &mut ChunkStats,
+    ) -> bool {
+        let (rb, k) = (self.layout.row_bytes, self.layout.k);
+        let (byte, mask) = (lane / 8, 1u8 << (lane % 8));
+        if let Ok(i) = self.table.binary_search_by_key(&key, |&(s, _)| s) {
+            let row = self.table[i].1 as usize;
+            if row < k {
+                data[row * rb + byte] ^= mask;
+            }
+            stats.corrected_bits += 1;
+            return true;
+        }
+        let n = self.code.n();
+        let mut word = BitVec::zeros(n);
+        for row in 0..n {
+            if genc[row * rb + byte] & mask != 0 {
+                word.set(self.pos_of_row[row] as usize, true);
+            }
+        }
+        let d = self.code.decode(&word);
+        match d.status {
+            Status::Clean => true,
+            Status::Corrected => {
+                for &e in &d.errors {
+                    let row = self.row_of_pos[e] as usize;
+                    if row < k {
+                        data[row * rb + byte] ^= mask;
+                    }
+                }
+                stats.corrected_bits += d.errors.len() as u64;
+                true
+            }
+            Status::Detected => false,
+        }
+    }
+
+    /// Decodes one chunk of `enc.len() / group_bytes` groups carrying `len` payload bytes
+    /// into `out` (the chunk's payload area, `groups * group_data` bytes, of which the first
+    /// `len` are the payload) and checks the tail.
+    pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let mut stats = ChunkStats::default();
+        // A few groups at a time, so the CRC reads bytes that are still in cache.
+        const STEP: usize = 16;
+        let mut crc = 0;
+        for (i, (e, o)) in enc
+            .chunks(gb * STEP)
+            .zip(out.chunks_mut(gd * STEP))
+            .enumerate()
+        {
+            self.decode_groups(e, o, &mut stats);
+            let payload = len.saturating_sub(i * gd * STEP).min(o.len());
+            crc = crc32c::crc32c_append(crc, &o[..payload]);
+        }
+        let (t_index, t_len, t_crc) = parse_tail(&out[out.len() - TAIL..]);
+        let tail_ok = t_index == index && t_len as usize == len;
+        let ok = t_crc == crc && tail_ok;
+        let ranges = if ok {
+            Vec::new()
+        } else if stats.bad_lanes.is_empty() {
+            vec![(0, len as u64)]
+        } else {
+            self.lane_ranges(&stats.bad_lanes, len)
+        };
+        ChunkCheck {
+            stats,
+            crc,
+            stored_crc: t_crc,
+            tail_ok,
+            ok,
+            ranges,
+        }
+    }
+
+    /// Byte ranges (within the chunk payload, clipped to `len`) holding bits of the given lanes.
+    fn lane_ranges(&self, bad: &[(usize, Vec<u64>)], len: usize) -> Vec<(u64, u64)> {
+        let l = &self.layout;
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        let mut push = |a: usize, b: usize| {
+            let (a, b) = (a.min(len), b.min(len));
+            if a >= b {
+                return;
+            }
+            match ranges.last_mut() {
+                Some(last) if last.1 >= a as u64 => last.1 = last.1.max(b as u64),
+                _ => ranges.push((a as u64, b as u64)),
+            }
+        };
+        for (g, mask) in bad {
+            let bytes: Vec<bool> = (0..l.row_bytes)
+                .map(|i| (mask[i / 8] >> (8 * (i % 8))) & 0xFF != 0)
+                .collect();
+            for row in 0..l.k {
+                let base = g * l.group_data + row * l.row_bytes;
+                let mut i = 0;
+                while i < bytes.len() {
+                    if !bytes[i] {
+                        i += 1;
+                        continue;
+                    }
+                    let j = (i..bytes.len()).find(|&j| !bytes[j]).unwrap_or(bytes.len());
+                    push(base + i, base + j);
+                    i = j;
+                }
+            }
+        }
+        ranges
+    }
+}
+
+/// The verdict on one decoded chunk.
+#[derive(Debug)]
+pub struct ChunkCheck {
+    /// Decoder statistics.
+    pub stats: ChunkStats,
+    /// CRC-32C of the payload as decoded.
+    pub crc: u32,
+    /// CRC-32C the tail stores.
+    pub stored_crc: u32,
+    /// Whether the tail's index and length are the expected ones.
+    pub tail_ok: bool,
+    /// Whether the chunk verified.
+    pub ok: bool,
+    /// Damaged byte ranges within the chunk payload (empty when verified).
+    pub ranges: Vec<(u64, u64)>,
+}
+
+/// Encoder state: header, chunks, trailer.
+#[derive(Debug)]
+pub struct EncodeCore {
+    codec: Codec,
+    /// Appends a full chunk's length of zeros to a CRC.
+    full: Shift,
+    header: [u8; BLOCK],
+    index: u64,
+    total: u64,
+    crc: u32,
+}
+
+impl EncodeCore {
+    /// A core for a layout (already checked).
+    pub fn new(layout: Layout) -> EncodeCore {
+        let header = header_block(&layout);
+        EncodeCore {
+            full: Shift::new(layout.chunk_size),
+            codec: Codec::new(layout, false),
+            header,
+            index: 0,
+            total: 0,
+            crc: 0,
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.codec.layout
+    }
+
+    /// Appends the header region.
+    pub fn start(&self, out: &mut Buf) {
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&self.header, self.codec.layout.slot, &mut region);
+        out.extend(&region);
+    }
+
+    /// Appends one chunk (`1..=chunk_size` bytes).
+    pub fn chunk(&mut self, data: &[u8], out: &mut Buf) {
+        debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
+        let l = &self.codec.layout;
+        let dst = out.grow(l.groups_for(data.len()) * l.group_bytes);
+        let crc = self.codec.encode_chunk(data, self.index, dst);
+        self.crc = combine(&self.full, self.crc, crc, data.len());
+        self.index += 1;
+        self.total += data.len() as u64;
+    }
+
+    /// Appends the trailer region.
+    pub fn finish(&self, out: &mut Buf) {
+        let t = Trailer {
+            total_len: self.total,
+            chunks: self.index,
+            crc: self.crc,
+        };
+        let block = trailer_block(&t, format::block_crc(&self.header));
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&block, self.codec.layout.slot, &mut region);
+        out.extend(&region);
+    }
+}
+
+/// Decoder state: everything after the header.
+#[derive(Debug)]
+pub struct DecodeCore {
+    codec: Codec,
+    full: Shift,
+    header: Header,
+    header_crc: u32,
+    lenient: bool,
+    report: Report,
+    index: u64,
+    crc: u32,
+}
+
+impl DecodeCore {
+    /// A core for a header found by [`format::probe_header`].
+    pub fn new(layout: Layout, block: &[u8; BLOCK], corrected_bits: u64) -> DecodeCore {
+        let header = Header::from_layout(&layout);
+        let report = Report {
+            corrected_bits,
+            header_corrected_bits: corrected_bits,
+            bytes_in: layout.region() as u64,
+            spec: layout.spec.to_string(),
+            interleave: layout.interleave as u64,
+            chunk_size: layout.chunk_size as u64,
+            checksum_ok: true,
+            ..Report::default()
+        };
+        DecodeCore {
+            full: Shift::new(layout.chunk_size),
+            codec: Codec::new(layout, true),
+            header,
+            header_crc: format::block_crc(block),
+            lenient: false,
+            report,
+            index: 0,
+            crc: 0,
+        }
+    }
+
+    /// Lenient (keep damaged data, record it) or strict (fail on it).
+    pub fn set_lenient(&mut self, yes: bool) {
+        self.lenient = yes;
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The report so far.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The report, by value.
+    pub fn into_report(self) -> Report {
+        self.report
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.codec.layout
+    }
+
+    /// Decodes the chunk `enc` carrying `len` bytes, appending to `out`. In strict mode an
+    /// unverified chunk is an error and nothing of it is appended.
+    fn chunk_of(&mut self, enc: &[u8], len: usize, out: &mut Buf) -> Result<()> {
+        let start = out.len();
+        let l = &self.codec.layout;
+        let offset = self.index * l.chunk_size as u64;
+        let area = out.grow(enc.len() / l.group_bytes * l.group_data);
+        let check = self.codec.decode_chunk(enc, self.index, len, area);
+        out.truncate(start + len);
+        let r = &mut self.report;
+        r.bytes_in += enc.len() as u64;
+        r.codewords += check.stats.codewords;
+        r.corrected_bits += check.stats.corrected_bits;
+        r.uncorrectable_codewords += check.stats.uncorrectable;
+        r.chunks += 1;
+        self.crc = combine(&self.full, self.crc, check.crc, len);
+        let index = self.index;
+        self.index += 1;
+        if !check.ok {
+            r.checksum_ok = false;
+            r.damaged_chunks += 1;
+            if !self.lenient {
+                out.truncate(start);
+                let (a, b) = (offset, offset + len as u64);
+                return Err(if check.stats.uncorrectable > 0 {
+                    Error::Corrupt {
+                        reason: format!(
+                            "chunk {index} (bytes {a}..{b}): {} codewords could not be corrected",
+                            check.stats.uncorrectable
+                        ),
+                    }
+                } else if !check.tail_ok {
+                    Error::Corrupt {
+                        reason: format!(
+                            "chunk {index} (bytes {a}..{b}): its tail does not name chunk {index} of {len} bytes"
+                        ),
+                    }
+                } else {
+                    Error::Checksum {
+                        what: format!("chunk {index} (bytes {a}..{b})"),
+                        expected: check.stored_crc,
+                        got: check.crc,
+                    }
+                });
+            }
+            for (a, b) in check.ranges {
+                push_range(&mut r.damaged_ranges, offset + a, offset + b);
+            }
+        }
+        r.bytes_out += len as u64;
+        Ok(())
+    }
+
+    /// Decodes a full chunk (`enc.len() == chunk_bytes`), known to be followed by more than
+    /// the trailer.
+    pub fn chunk(&mut self, enc: &[u8], out: &mut Buf) -> Result<()> {
+        debug_assert_eq!(enc.len(), self.codec.layout.chunk_bytes);
+        let len = self.codec.layout.chunk_size;
+        self.chunk_of(enc, len, out)
+    }
+
+    /// Decodes everything after the full chunks: the last (short) chunk, if any, and the
+    /// trailer, then checks the whole stream.
+    pub fn finish(&mut self, rest: &[u8], out: &mut Buf) -> Result<()> {
+        let l = self.codec.layout.clone();
+        let region = l.region();
+        let truncated = |reason: String| Error::Truncated { reason };
+        if rest.len() < region {
+            return Err(truncated(format!(
+                "expected a {region}-byte trailer after chunk {}, found {} bytes",
+                self.index,
+                rest.len()
+            )));
+        }
+        let (body, tr) = rest.split_at(rest.len() - region);
+        let Some((trailer, flips)) = read_trailer(tr, l.slot, self.header_crc) else {
+            return Err(truncated(format!(
+                "no valid trailer in the last {region} bytes after chunk {} (the stream ends early, or its trailer is damaged beyond repair)",
+                self.index
+            )));
+        };
+        self.report.trailer_corrected_bits = flips;
+        self.report.corrected_bits += flips;
+        let cs = l.chunk_size as u64;
+        let chunks = trailer.total_len.div_ceil(cs);
+        if trailer.chunks != chunks {
+            return Err(Error::Corrupt {
+                reason: format!(
+                    "trailer names {} chunks for {} bytes, expected {chunks}",
+                    trailer.chunks, trailer.total_len
+                ),
+            });
+        }
+        let done = self.index;
+        if done > chunks || (done == chunks && !body.is_empty()) {
+            return Err(Error::Corrupt {
+                reason: format!(
+                    "expected {chunks} chunks ({} bytes), found more",
+                    trailer.total_len
+                ),
+            });
+        }
+        if done < chunks {
+            let last_len = trailer.total_len - done * cs;
+            let need = if last_len > cs {
+                l.chunk_bytes as u64 + 1
+            } else {
+                (l.groups_for(last_len as usize) * l.group_bytes) as u64
+            };
+            if (body.len() as u64) < need || done + 1 < chunks {
+                return Err(truncated(format!(
+                    "expected {} chunks ({} bytes), found {done} and {} bytes",
+                    chunks,
+                    trailer.total_len,
+                    body.len()
+                )));
+            }
+            if body.len() as u64 != need {
+                return Err(Error::Corrupt {
+                    reason: format!(
+                        "expected the last chunk in {need} bytes, found {}",
+                        body.len()
+                    ),
+                });
+            }
+            self.chunk_of(body, last_len as usize, out)?;
+        }
+        self.report.bytes_in += region as u64;
+        if self.crc != trailer.crc {
+            self.report.checksum_ok = false;
+            if !self.lenient {
+                return Err(Error::Checksum {
+                    what: "the whole stream".into(),
+                    expected: trailer.crc,
+                    got: self.crc,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An output buffer that reuses initialised memory: the first `len` bytes are in use, and the
+/// vector may hold more bytes, already initialised, that growing reuses without zeroing them
+/// again (so a buffer reused across calls costs no memset).
+#[derive(Debug, Default)]
+pub struct Buf {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Buf {
+    /// An empty buffer over a vector's memory (its contents are overwritten).
+    pub fn from_vec(bytes: Vec<u8>) -> Buf {
+        Buf { bytes, len: 0 }
+    }
+
+    /// Bytes in use.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bytes in use.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// Makes `n` more bytes in use and returns them (contents unspecified).
+    pub fn grow(&mut self, n: usize) -> &mut [u8] {
+        let end = self.len + n;
+        if self.bytes.len() < end {
+            self.bytes.resize(end, 0);
+        }
+        let s = &mut self.bytes[self.len..end];
+        self.len = end;
+        s
+    }
+
+    /// Appends bytes.
+    pub fn extend(&mut self, src: &[u8]) {
+        self.grow(src.len()).copy_from_slice(src);
+    }
+
+    /// Keeps the first `len` bytes in use.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Nothing in use.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The bytes in use, as a vector.
+    pub fn into_vec(mut self) -> Vec<u8> {
+        self.bytes.truncate(self.len);
+        self.bytes
+    }
+}
+
+/// `crc(A ++ B)`, with the prepared operator when `B` is a full chunk.
+fn combine(full: &Shift, crc_a: u32, crc_b: u32, len_b: usize) -> u32 {
+    if len_b == full.bytes() {
+        full.combine(crc_a, crc_b)
+    } else {
+        Shift::new(len_b).combine(crc_a, crc_b)
+    }
+}
+
+/// Appends `[a, b)` to sorted, merged ranges (ranges arrive in increasing order).
+fn push_range(ranges: &mut Vec<(u64, u64)>, a: u64, b: u64) {
+    if a >= b {
+        return;
+    }
+    match ranges.last_mut() {
+        Some(last) if last.1 >= a => last.1 = last.1.max(b),
+        _ => ranges.push((a, b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::Spec;
+    use crate::stream::naive;
+    use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+
+    /// A small spec of any family, with every alien shape.
+    #[derive(Clone, Debug)]
+    struct AnySpec(Spec);
+
+    impl Arbitrary for AnySpec {
+        fn arbitrary(g: &mut Gen) -> Self {
+            let pick = |g: &mut Gen, lo: usize, hi: usize| lo + usize::arbitrary(g) % (hi - lo + 1);
+            let spec = match u8::arbitrary(g) % 6 {
+                0 | 1 => Spec::Alien {
+                    rows: pick(g, 1, 12),
+                    cols: pick(g, 1, 12),
+                },
+                2 => Spec::Secded(pick(g, 4, 140)),
+                3 => Spec::Hamming(pick(g, 3, 140)),
+                4 => Spec::Repetition(pick(g, 1, 9)),
+                _ => Spec::Parity(pick(g, 2, 40)),
+            };
+            AnySpec(spec)
+        }
+    }
+
+    fn layout(spec: &Spec, d: usize) -> Layout {
+        Layout::new(spec, d, 0).unwrap()
+    }
+
+    fn bytes(seed: u64, len: usize) -> Vec<u8> {
+        use rand::{RngCore, SeedableRng};
+        let mut v = vec![0u8; len];
+        rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut v);
+        v
+    }
+
+    const DEPTHS: [usize; 5] = [64, 128, 192, 512, 1024];
+
+    fn encode_matches(spec: AnySpec, seed: u64, depth: u8, groups: u8) -> TestResult {
+        let d = DEPTHS[depth as usize % DEPTHS.len()];
+        let l = layout(&spec.0, d);
+        let codec = Codec::new(l.clone(), false);
+        let groups = 1 + groups as usize % 3;
+        let data = bytes(seed, groups * l.group_data);
+        let mut fast = vec![0u8; groups * l.group_bytes];
+        codec.encode_groups(&data, &mut fast);
+        let code = code::build(&spec.0);
+        let naive: Vec<u8> = data
+            .chunks(l.group_data)
+            .flat_map(|g| naive::encode_group(code.as_ref(), d, g))
+            .collect();
+        TestResult::from_bool(fast == naive)
+    }
+
+    #[test]
+    fn bit_sliced_encoding_matches_the_per_codeword_reference() {
+        QuickCheck::new()
+            .tests(300)
+            .quickcheck(encode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+    }
+
+    #[test]
+    fn every_family_and_shape_encodes_like_the_reference() {
+        let mut specs: Vec<Spec> = Vec::new();
+        for m in 1..=8 {
+            for n in 1..=8 {
+                specs.push(Spec::Alien { rows: m, cols: n });
+            }
+        }
+        specs.extend((4..=80).map(Spec::Secded));
+        specs.extend((3..=80).map(Spec::Hamming));
+        specs.extend((1..=5).map(Spec::Repetition));
+        specs.extend((2..=9).map(Spec::Parity));
+        for (i, spec) in specs.into_iter().enumerate() {
+            assert!(
+                !encode_matches(AnySpec(spec), i as u64, i as u8, 0).is_failure(),
+                "{spec}"
+            );
+        }
+    }
+
+    /// Flips `errors[lane]` random bits of each lane of one group.
+    fn damage(enc: &mut [u8], l: &Layout, seed: u64, max_errors: usize) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for lane in 0..l.interleave {
+            let e = rng.gen_range(0..=max_errors);
+            for _ in 0..e {
+                let row = rng.gen_range(0..l.n);
+                enc[row * l.row_bytes + lane / 8] ^= 1 << (lane % 8);
+            }
+        }
+    }
+
+    fn decode_matches(spec: AnySpec, seed: u64, depth: u8, max_errors: u8) -> TestResult {
+        let d = DEPTHS[depth as usize % DEPTHS.len()];
+        let l = layout(&spec.0, d);
+        let codec = Codec::new(l.clone(), true);
+        let data = bytes(seed, l.group_data);
+        let mut enc = vec![0u8; l.group_bytes];
+        codec.encode_groups(&data, &mut enc);
+        damage(&mut enc, &l, seed ^ 1, max_errors as usize % 4);
+        let mut out = vec![0u8; l.group_data];
+        let mut stats = ChunkStats::default();
+        codec.decode_groups(&enc, &mut out, &mut stats);
+        let code = code::build(&spec.0);
+        let reference = naive::decode_group(code.as_ref(), d, &enc);
+        let lanes: Vec<usize> = stats
+            .bad_lanes
+            .iter()
+            .flat_map(|(_, mask)| {
+                (0..d).filter(move |&lane| mask[lane / 64] >> (lane % 64) & 1 == 1)
+            })
+            .collect();
+        TestResult::from_bool(
+            out == reference.data
+                && stats.corrected_bits == reference.corrected_bits
+                && stats.uncorrectable == reference.uncorrectable.len() as u64
+                && lanes == reference.uncorrectable
+                && stats.codewords == d as u64,
+        )
+    }
+
+    #[test]
+    fn bit_sliced_decoding_matches_the_per_codeword_reference() {
+        QuickCheck::new()
+            .tests(300)
+            .quickcheck(decode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+    }
+
+    #[test]
+    fn single_errors_use_the_table_for_t1_codes() {
+        for spec in [
+            "alien:9x9",
+            "alien:3x3",
+            "secded:72",
+            "hamming:7",
+            "repetition:5",
+        ] {
+            let l = layout(&spec.parse().unwrap(), 64);
+            let codec = Codec::new(l.clone(), true);
+            assert_eq!(codec.table.len(), l.n, "{spec}");
+        }
+        let codec = Codec::new(layout(&"parity:9".parse().unwrap(), 64), true);
+        assert!(codec.table.is_empty());
+    }
+}
+#[cfg(test)]
+mod micro {
+    use super::*;
+
+    fn best(mut f: impl FnMut()) -> f64 {
+        let reps: usize = std::env::var("MICRO_REPS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30);
+        (0..reps)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                f();
+                t.elapsed().as_nanos() as f64 / 2000.0
+            })
+            .fold(f64::MAX, f64::min)
+    }
+
+    #[test]
+    #[ignore]
+    fn micro_kernel() {
+        let specs = std::env::var("MICRO_SPECS").unwrap_or("alien:9x9,secded:72".into());
+        for spec in specs.split(",") {
+            let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+            let codec = Codec::new(l.clone(), true);
+            let data: Vec<u8> = (0..l.group_data * 2000)
+                .map(|i| (i * 31 % 251) as u8)
+                .collect();
+            let mut par = vec![V::<1>::zero(); codec.r];
+            let mut scr = vec![V::<1>::zero(); codec.kernel.scratch_len()];
+            #[inline(never)]
+            fn kern(k: &Kernel, g: &[u8], par: &mut [V<1>], scr: &mut [V<1>]) {
+                k.parity(g, par, scr)
+            }
+            let mut acc = 0u64;
+            let k = best(|| {
+                for g in data.chunks_exact(l.group_data) {
+                    kern(&codec.kernel, g, &mut par, &mut scr);
+                    acc ^= par[0].0[0];
+                }
+            });
+            let mut out = vec![0u8; l.group_bytes * 2000];
+            let e = best(|| {
+                codec.encode_groups(&data, &mut out);
+            });
+            let mut dec = vec![0u8; l.group_data * 2000];
+            let d = best(|| {
+                let mut st = ChunkStats::default();
+                codec.decode_groups(&out, &mut dec, &mut st);
+            });
+            let c = best(|| acc ^= crc32c::crc32c(&data) as u64);
+            let mut o2 = vec![0u8; data.len()];
+            let m = best(|| o2.copy_from_slice(&data));
+            println!(
+                "{spec} ns/group: kernel {k:.1} encode_groups {e:.1} decode_groups {d:.1} crc {c:.1} memcpy {m:.1} ({acc})"
+            );
+        }
+    }
+}

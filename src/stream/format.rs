@@ -1,0 +1,698 @@
+//! The container format: header and trailer blocks, their triple copies, and the geometry
+//! (group, chunk and region sizes) that follows from a header. `docs/format.md` is the
+//! byte-level specification; this file is its implementation.
+
+use crate::code::Spec;
+use crate::error::{Error, Result};
+
+/// The first eight bytes of every tilecode stream (PNG-style: a high byte, then line endings
+/// and `^Z`, so that text-mode mangling is noticed).
+pub const MAGIC: [u8; 8] = *b"\x89TCD\r\n\x1a\n";
+/// The first eight bytes of the trailer block.
+pub const TRAILER_MAGIC: [u8; 8] = *b"\x89TCE\r\n\x1a\n";
+/// The format version this crate writes and reads.
+pub const VERSION: u8 = 1;
+/// Size of the header block and of the trailer block, in bytes.
+pub const BLOCK: usize = 64;
+/// Size of the per-chunk tail (chunk index, data length, CRC-32C), in bytes.
+pub const TAIL: usize = 16;
+/// Largest interleave depth (bits per row) a header may ask for.
+pub const MAX_INTERLEAVE: usize = 1 << 20;
+/// Largest encoded group (`n` rows of `D / 8` bytes) a header may ask for.
+pub const MAX_GROUP_BYTES: usize = 64 << 20;
+/// Largest chunk payload a header may ask for.
+pub const MAX_CHUNK_SIZE: usize = 64 << 20;
+/// Largest encoded chunk a header may ask for; with the header region this bounds the memory
+/// a decoder allocates, whatever the stream says.
+pub const MAX_ENCODED_CHUNK: usize = 256 << 20;
+/// The payload size the default chunk size is rounded from.
+pub const DEFAULT_CHUNK_TARGET: usize = 1 << 20;
+/// Largest slot a header or trailer copy can occupy (`MAX_INTERLEAVE / 8`).
+pub const MAX_SLOT: usize = MAX_INTERLEAVE / 8;
+
+/// Code family numbers in the header.
+const FAMILY_ALIEN: u8 = 1;
+const FAMILY_SECDED: u8 = 2;
+const FAMILY_HAMMING: u8 = 3;
+const FAMILY_REPETITION: u8 = 4;
+const FAMILY_PARITY: u8 = 5;
+
+/// The slot each header (or trailer) copy occupies: at least one block, and at least one row
+/// of `D` bits, so that a burst of `D` bits never hits the same bit of two copies.
+pub fn slot_for(interleave: usize) -> usize {
+    (interleave / 8).max(BLOCK)
+}
+
+/// Checks an interleave depth.
+pub fn check_interleave(interleave: usize) -> std::result::Result<(), String> {
+    if interleave == 0 || interleave % 64 != 0 || interleave > MAX_INTERLEAVE {
+        return Err(format!(
+            "interleave must be a multiple of 64 between 64 and {MAX_INTERLEAVE}, found {interleave}"
+        ));
+    }
+    Ok(())
+}
+
+/// Re-checks a spec that may have been built directly rather than parsed.
+pub fn check_spec(spec: &Spec) -> Result<Spec> {
+    spec.to_string().parse::<Spec>()
+}
+
+/// Everything that follows from (code, interleave, chunk size): sizes in bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The code.
+    pub spec: Spec,
+    /// Codeword length.
+    pub n: usize,
+    /// Message length.
+    pub k: usize,
+    /// Interleave depth `D` (bits per row, lanes per group).
+    pub interleave: usize,
+    /// Bytes per row, `D / 8`.
+    pub row_bytes: usize,
+    /// Payload bytes per group, `k * D / 8`.
+    pub group_data: usize,
+    /// Encoded bytes per group, `n * D / 8`.
+    pub group_bytes: usize,
+    /// Payload bytes of a full chunk.
+    pub chunk_size: usize,
+    /// Groups in a full chunk.
+    pub chunk_groups: usize,
+    /// Encoded bytes of a full chunk.
+    pub chunk_bytes: usize,
+    /// Bytes of one header or trailer slot.
+    pub slot: usize,
+}
+
+impl Layout {
+    /// The layout for a code, interleave depth and chunk size (`0` picks the default), with
+    /// every cap checked. Errors are `Error::Limit` with the reason; the header reader turns
+    /// them into `BadHeader`.
+    pub fn new(spec: &Spec, interleave: usize, chunk_size: usize) -> Result<Layout> {
+        let limit = |reason: String| Error::Limit {
+            what: format!("stream layout for {spec}, interleave {interleave}"),
+            reason,
+        };
+        check_interleave(interleave).map_err(limit)?;
+        let n = spec.n();
+        let row_bytes = interleave / 8;
+        let group_bytes = n
+            .checked_mul(row_bytes)
+            .filter(|&g| g <= MAX_GROUP_BYTES)
+            .ok_or_else(|| {
+                limit(format!(
+                    "a group of {n} rows of {row_bytes} bytes exceeds the cap of {MAX_GROUP_BYTES} bytes"
+                ))
+            })?;
+        let k = k_of(spec);
+        let group_data = k * row_bytes;
+        let chunk_size = if chunk_size == 0 {
+            default_chunk_size_for(group_data)
+        } else {
+            chunk_size
+        };
+        if chunk_size > MAX_CHUNK_SIZE {
+            return Err(limit(format!(
+                "chunk size {chunk_size} exceeds the cap of {MAX_CHUNK_SIZE} bytes"
+            )));
+        }
+        let chunk_groups = (chunk_size + TAIL).div_ceil(group_data);
+        let chunk_bytes = chunk_groups * group_bytes;
+        if chunk_bytes > MAX_ENCODED_CHUNK {
+            return Err(limit(format!(
+                "an encoded chunk of {chunk_bytes} bytes exceeds the cap of {MAX_ENCODED_CHUNK} bytes"
+            )));
+        }
+        Ok(Layout {
+            spec: *spec,
+            n,
+            k,
+            interleave,
+            row_bytes,
+            group_data,
+            group_bytes,
+            chunk_size,
+            chunk_groups,
+            chunk_bytes,
+            slot: slot_for(interleave),
+        })
+    }
+
+    /// Groups needed by a chunk carrying `len` payload bytes (plus its tail).
+    pub fn groups_for(&self, len: usize) -> usize {
+        (len + TAIL).div_ceil(self.group_data)
+    }
+
+    /// Bytes of the header region (three slots), also the size of the trailer region.
+    pub fn region(&self) -> usize {
+        3 * self.slot
+    }
+
+    /// Total encoded size of a stream carrying `len` payload bytes.
+    pub fn encoded_len(&self, len: u64) -> u64 {
+        let cs = self.chunk_size as u64;
+        let full = len / cs;
+        let rest = (len % cs) as usize;
+        let last = if rest == 0 {
+            0
+        } else {
+            self.groups_for(rest) * self.group_bytes
+        };
+        2 * self.region() as u64 + full * self.chunk_bytes as u64 + last as u64
+    }
+}
+
+/// The dimension of a code, from its closed form (the header reader must not build a code
+/// before the caps are checked).
+fn k_of(spec: &Spec) -> usize {
+    let ceil_log2 = |x: usize| (usize::BITS - (x - 1).leading_zeros()) as usize;
+    match *spec {
+        Spec::Alien { rows: m, cols: n } => match (m % 2, n % 2) {
+            (0, 0) => m * n,
+            (0, _) => m * n - m + 1,
+            (_, 0) => m * n - n + 1,
+            _ => m * n + 2 - m - n,
+        },
+        Spec::Secded(n) => n - ceil_log2(n) - 1,
+        Spec::Hamming(n) => n - ceil_log2(n + 1),
+        Spec::Repetition(_) => 1,
+        Spec::Parity(n) => n - 1,
+    }
+}
+
+/// The default chunk size for groups of `group_data` payload bytes: about 1 MiB, rounded so
+/// that a full chunk (payload and tail) fills whole groups exactly.
+fn default_chunk_size_for(group_data: usize) -> usize {
+    let groups = (DEFAULT_CHUNK_TARGET + TAIL).div_ceil(group_data).max(1);
+    let size = groups * group_data - TAIL;
+    if size == 0 {
+        // Only when a whole group carries exactly the tail: use two groups.
+        2 * group_data - TAIL
+    } else {
+        size
+    }
+}
+
+/// The default chunk size for a code and interleave depth.
+pub fn default_chunk_size(spec: &Spec, interleave: usize) -> Result<usize> {
+    Layout::new(spec, interleave, 0).map(|l| l.chunk_size)
+}
+
+/// Family number and two parameters of a spec.
+fn spec_fields(spec: &Spec) -> (u8, u32, u32) {
+    match *spec {
+        Spec::Alien { rows, cols } => (FAMILY_ALIEN, rows as u32, cols as u32),
+        Spec::Secded(n) => (FAMILY_SECDED, n as u32, 0),
+        Spec::Hamming(n) => (FAMILY_HAMMING, n as u32, 0),
+        Spec::Repetition(n) => (FAMILY_REPETITION, n as u32, 0),
+        Spec::Parity(n) => (FAMILY_PARITY, n as u32, 0),
+    }
+}
+
+fn le32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn le64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Seals a block: CRC-32C of bytes `0..60` into bytes `60..64`.
+fn seal(block: &mut [u8; BLOCK]) {
+    let crc = crc32c::crc32c(&block[..BLOCK - 4]);
+    block[BLOCK - 4..].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// True when a block's stored CRC matches its contents.
+fn sealed(block: &[u8]) -> bool {
+    crc32c::crc32c(&block[..BLOCK - 4]) == le32(block, BLOCK - 4)
+}
+
+/// The CRC a block stores.
+pub fn block_crc(block: &[u8; BLOCK]) -> u32 {
+    le32(block, BLOCK - 4)
+}
+
+/// The header block for a layout.
+pub fn header_block(layout: &Layout) -> [u8; BLOCK] {
+    let mut b = [0u8; BLOCK];
+    b[..8].copy_from_slice(&MAGIC);
+    b[8] = VERSION;
+    let (family, p1, p2) = spec_fields(&layout.spec);
+    b[9] = family;
+    b[12..16].copy_from_slice(&p1.to_le_bytes());
+    b[16..20].copy_from_slice(&p2.to_le_bytes());
+    b[20..24].copy_from_slice(&(layout.interleave as u32).to_le_bytes());
+    b[24..32].copy_from_slice(&(layout.chunk_size as u64).to_le_bytes());
+    seal(&mut b);
+    b
+}
+
+/// The three header or trailer copies, each padded with zeros to a slot.
+pub fn region_bytes(block: &[u8; BLOCK], slot: usize, out: &mut Vec<u8>) {
+    for _ in 0..3 {
+        out.extend_from_slice(block);
+        out.resize(out.len() + slot - BLOCK, 0);
+    }
+}
+
+/// Bitwise majority of three blocks and the number of bits that disagreed with it.
+pub fn majority(a: &[u8], b: &[u8], c: &[u8]) -> ([u8; BLOCK], u64) {
+    let mut m = [0u8; BLOCK];
+    let mut flips = 0u64;
+    for i in 0..BLOCK {
+        let v = (a[i] & b[i]) | (a[i] & c[i]) | (b[i] & c[i]);
+        m[i] = v;
+        flips +=
+            ((a[i] ^ v).count_ones() + (b[i] ^ v).count_ones() + (c[i] ^ v).count_ones()) as u64;
+    }
+    (m, flips)
+}
+
+/// What a sealed header block says, before the caps are checked.
+fn parse_header_fields(b: &[u8]) -> Result<Layout> {
+    let bad = |reason: String| Error::BadHeader { reason };
+    if b[8] != VERSION {
+        return Err(bad(format!(
+            "unsupported format version {}, expected {VERSION}",
+            b[8]
+        )));
+    }
+    if b[10] != 0 || b[11] != 0 || b[32..60].iter().any(|&x| x != 0) {
+        return Err(bad("reserved header bytes are not zero".into()));
+    }
+    let (p1, p2) = (le32(b, 12) as usize, le32(b, 16) as usize);
+    let text = match b[9] {
+        FAMILY_ALIEN => format!("alien:{p1}x{p2}"),
+        f @ (FAMILY_SECDED | FAMILY_HAMMING | FAMILY_REPETITION | FAMILY_PARITY) => {
+            if p2 != 0 {
+                return Err(bad(format!(
+                    "second code parameter must be 0 for family {f}, found {p2}"
+                )));
+            }
+            let name = match f {
+                FAMILY_SECDED => "secded",
+                FAMILY_HAMMING => "hamming",
+                FAMILY_REPETITION => "repetition",
+                _ => "parity",
+            };
+            format!("{name}:{p1}")
+        }
+        f => {
+            return Err(bad(format!(
+                "unknown code family {f}, expected 1 (alien) to 5 (parity)"
+            )));
+        }
+    };
+    let spec: Spec = text
+        .parse()
+        .map_err(|e| bad(format!("unsupported code: {e}")))?;
+    let interleave = le32(b, 20) as usize;
+    check_interleave(interleave).map_err(bad)?;
+    let chunk_size = le64(b, 24);
+    if chunk_size == 0 || chunk_size > MAX_CHUNK_SIZE as u64 {
+        return Err(bad(format!(
+            "chunk size must be between 1 and {MAX_CHUNK_SIZE} bytes, found {chunk_size}"
+        )));
+    }
+    // Cap the group before building the code: building a huge code would allocate from an
+    // unchecked length.
+    let group = (spec.n() as u64) * (interleave as u64 / 8);
+    if group > MAX_GROUP_BYTES as u64 {
+        return Err(bad(format!(
+            "a group of {} rows of {} bytes exceeds the cap of {MAX_GROUP_BYTES} bytes",
+            spec.n(),
+            interleave / 8
+        )));
+    }
+    Layout::new(&spec, interleave, chunk_size as usize).map_err(|e| bad(e.to_string()))
+}
+
+/// The result of looking for a header at the front of a stream.
+#[derive(Debug)]
+pub enum Probe {
+    /// A header was found; the header region is `layout.region()` bytes.
+    Found {
+        /// The layout it describes.
+        layout: Box<Layout>,
+        /// The sealed header block (its CRC binds the trailer to it).
+        block: [u8; BLOCK],
+        /// Bits of the three copies that disagreed with the accepted block.
+        corrected_bits: u64,
+    },
+    /// At least this many bytes are needed before deciding (unless the input ends).
+    NeedMore(usize),
+}
+
+/// All slots a header copy can occupy, smallest first.
+fn candidate_slots() -> impl Iterator<Item = usize> {
+    std::iter::once(BLOCK).chain((BLOCK / 8 + 1..=MAX_SLOT / 8).map(|x| x * 8))
+}
+
+/// Bits in which `a` differs from the same-length prefix of `b`.
+fn distance(a: &[u8], b: &[u8]) -> u32 {
+    a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum()
+}
+
+/// True when `bytes` (possibly short) starts like a tilecode header: the magic, with at most a
+/// few flipped bits.
+fn looks_like_magic(bytes: &[u8]) -> bool {
+    let n = bytes.len().min(8);
+    n > 0 && distance(&bytes[..n], &MAGIC[..n]) <= 4.min(n as u32)
+}
+
+/// Counts the bits of the three copies at `slot` that differ from `block`.
+fn disagreement(buf: &[u8], slot: usize, block: &[u8]) -> u64 {
+    (0..3)
+        .map(|i| distance(&buf[i * slot..i * slot + BLOCK], block) as u64)
+        .sum()
+}
+
+/// Looks for the header at the front of `buf`; `eof` says whether `buf` is all there is.
+///
+/// A sealed first copy is accepted at once (a single burst cannot leave a wrong copy with a
+/// valid CRC-32C). Otherwise every possible slot size is tried, smallest first, taking the
+/// bitwise majority of the three copies; a majority is accepted only if it is sealed and names
+/// the slot size it was found at.
+pub fn probe_header(buf: &[u8], eof: bool) -> Result<Probe> {
+    if buf.is_empty() && eof {
+        return Err(Error::NotTilecode {
+            reason: "empty input".into(),
+        });
+    }
+    if buf.len() < BLOCK {
+        if !eof {
+            return Ok(Probe::NeedMore(BLOCK));
+        }
+        if looks_like_magic(buf) {
+            return Err(Error::Truncated {
+                reason: format!(
+                    "expected at least {} header bytes, found {}",
+                    3 * BLOCK,
+                    buf.len()
+                ),
+            });
+        }
+        return Err(not_tilecode(buf));
+    }
+    let first = &buf[..BLOCK];
+    if first[..8] == MAGIC && sealed(first) {
+        let layout = parse_header_fields(first)?;
+        let region = layout.region();
+        if buf.len() < region {
+            if !eof {
+                return Ok(Probe::NeedMore(region));
+            }
+            return Err(Error::Truncated {
+                reason: format!("expected {region} header bytes, found {}", buf.len()),
+            });
+        }
+        let block: [u8; BLOCK] = first.try_into().expect("one block");
+        let corrected_bits = disagreement(buf, layout.slot, &block);
+        return Ok(Probe::Found {
+            layout: Box::new(layout),
+            block,
+            corrected_bits,
+        });
+    }
+    let want = 2 * MAX_SLOT + BLOCK;
+    if buf.len() < want && !eof {
+        return Ok(Probe::NeedMore(want));
+    }
+    for slot in candidate_slots() {
+        if buf.len() < 2 * slot + BLOCK {
+            break;
+        }
+        let (m, _) = majority(
+            &buf[..BLOCK],
+            &buf[slot..slot + BLOCK],
+            &buf[2 * slot..2 * slot + BLOCK],
+        );
+        if m[..8] != MAGIC || !sealed(&m) {
+            continue;
+        }
+        let Ok(layout) = parse_header_fields(&m) else {
+            continue;
+        };
+        if layout.slot != slot {
+            continue;
+        }
+        let region = layout.region();
+        if buf.len() < region {
+            // `want` covers every region, so only the end of the input gets here.
+            return Err(Error::Truncated {
+                reason: format!("expected {region} header bytes, found {}", buf.len()),
+            });
+        }
+        let corrected_bits = disagreement(buf, slot, &m);
+        return Ok(Probe::Found {
+            layout: Box::new(layout),
+            block: m,
+            corrected_bits,
+        });
+    }
+    let mut looks = looks_like_magic(buf);
+    if buf.len() >= 3 * BLOCK {
+        let (m, _) = majority(&buf[..BLOCK], &buf[BLOCK..], &buf[2 * BLOCK..]);
+        looks |= looks_like_magic(&m) || looks_like_magic(&buf[BLOCK..]);
+    }
+    if looks {
+        return Err(Error::BadHeader {
+            reason: "header damaged beyond repair: no copy or majority of the 64-byte header block passes its crc-32c check".into(),
+        });
+    }
+    Err(not_tilecode(buf))
+}
+
+fn not_tilecode(buf: &[u8]) -> Error {
+    let n = buf.len().min(8);
+    Error::NotTilecode {
+        reason: format!(
+            "expected magic {}, found {}",
+            hex::encode(MAGIC),
+            hex::encode(&buf[..n])
+        ),
+    }
+}
+
+/// What a trailer says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trailer {
+    /// Original bytes in the stream.
+    pub total_len: u64,
+    /// Chunks in the stream.
+    pub chunks: u64,
+    /// CRC-32C of all original bytes.
+    pub crc: u32,
+}
+
+/// The trailer block.
+pub fn trailer_block(t: &Trailer, header_crc: u32) -> [u8; BLOCK] {
+    let mut b = [0u8; BLOCK];
+    b[..8].copy_from_slice(&TRAILER_MAGIC);
+    b[8..16].copy_from_slice(&t.total_len.to_le_bytes());
+    b[16..24].copy_from_slice(&t.chunks.to_le_bytes());
+    b[24..28].copy_from_slice(&t.crc.to_le_bytes());
+    b[28..32].copy_from_slice(&header_crc.to_le_bytes());
+    seal(&mut b);
+    b
+}
+
+/// Reads the trailer region (exactly `3 * slot` bytes). `None` when no sealed trailer for this
+/// header is there (the stream was truncated, or the trailer damaged beyond repair).
+pub fn read_trailer(region: &[u8], slot: usize, header_crc: u32) -> Option<(Trailer, u64)> {
+    if region.len() != 3 * slot {
+        return None;
+    }
+    let (m, flips) = majority(
+        &region[..BLOCK],
+        &region[slot..slot + BLOCK],
+        &region[2 * slot..2 * slot + BLOCK],
+    );
+    if m[..8] != TRAILER_MAGIC || !sealed(&m) || le32(&m, 28) != header_crc {
+        return None;
+    }
+    if m[32..60].iter().any(|&x| x != 0) {
+        return None;
+    }
+    Some((
+        Trailer {
+            total_len: le64(&m, 8),
+            chunks: le64(&m, 16),
+            crc: le32(&m, 24),
+        },
+        flips,
+    ))
+}
+
+/// The chunk tail: index, payload length and CRC-32C of the payload.
+pub fn tail_bytes(index: u64, len: usize, crc: u32) -> [u8; TAIL] {
+    let mut t = [0u8; TAIL];
+    t[..8].copy_from_slice(&index.to_le_bytes());
+    t[8..12].copy_from_slice(&(len as u32).to_le_bytes());
+    t[12..16].copy_from_slice(&crc.to_le_bytes());
+    t
+}
+
+/// Splits a tail into (index, length, crc).
+pub fn parse_tail(t: &[u8]) -> (u64, u32, u32) {
+    (le64(t, 0), le32(t, 8), le32(t, 12))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(spec: &str, d: usize) -> Layout {
+        Layout::new(&spec.parse().unwrap(), d, 0).unwrap()
+    }
+
+    #[test]
+    fn default_chunks_fill_whole_groups() {
+        for (spec, d) in [("alien:9x9", 64), ("secded:72", 512), ("repetition:3", 64)] {
+            let l = layout(spec, d);
+            assert_eq!((l.chunk_size + TAIL) % l.group_data, 0, "{spec}");
+            assert!(l.chunk_size >= DEFAULT_CHUNK_TARGET - l.group_data);
+        }
+        let l = layout("alien:9x9", 64);
+        assert_eq!(l.group_data, 520);
+        assert_eq!(l.group_bytes, 648);
+    }
+
+    #[test]
+    fn header_roundtrip_and_every_single_flip() {
+        let l = layout("alien:5x7", 128);
+        let block = header_block(&l);
+        let mut buf = Vec::new();
+        region_bytes(&block, l.slot, &mut buf);
+        for bit in 0..buf.len() * 8 {
+            let mut b = buf.clone();
+            b[bit / 8] ^= 1 << (bit % 8);
+            match probe_header(&b, true).unwrap() {
+                Probe::Found {
+                    layout,
+                    corrected_bits,
+                    ..
+                } => {
+                    assert_eq!(*layout, l);
+                    assert_eq!(corrected_bits, 1);
+                }
+                Probe::NeedMore(_) => panic!("need more at eof"),
+            }
+        }
+    }
+
+    #[test]
+    fn header_survives_a_burst_of_d_bits_anywhere() {
+        for d in [64, 512, 4096] {
+            let l = layout("secded:72", d);
+            let block = header_block(&l);
+            let mut buf = Vec::new();
+            region_bytes(&block, l.slot, &mut buf);
+            buf.extend(std::iter::repeat_n(0xA5u8, 3 * l.slot));
+            let step = if d > 512 { 97 } else { 1 };
+            for start in (0..l.region() * 8).step_by(step) {
+                let mut b = buf.clone();
+                for bit in start..start + d {
+                    b[bit / 8] ^= 1 << (bit % 8);
+                }
+                match probe_header(&b, true) {
+                    Ok(Probe::Found { layout, .. }) => assert_eq!(*layout, l, "d={d} at {start}"),
+                    other => panic!("d={d} burst at {start}: {other:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn classification() {
+        assert!(matches!(
+            probe_header(b"", true),
+            Err(Error::NotTilecode { .. })
+        ));
+        assert!(matches!(
+            probe_header(
+                b"hello world, this is plain text and not a stream at all..........",
+                true
+            ),
+            Err(Error::NotTilecode { .. })
+        ));
+        assert!(matches!(
+            probe_header(&MAGIC[..5], true),
+            Err(Error::Truncated { .. })
+        ));
+        let l = layout("alien:9x9", 64);
+        let block = header_block(&l);
+        let mut buf = Vec::new();
+        region_bytes(&block, l.slot, &mut buf);
+        assert!(matches!(
+            probe_header(&buf[..100], true),
+            Err(Error::Truncated { .. })
+        ));
+        assert!(matches!(
+            probe_header(&buf[..100], false),
+            Ok(Probe::NeedMore(192))
+        ));
+        // Two copies destroyed at the same bytes: detected, never misread.
+        let mut b = buf.clone();
+        for i in 20..30 {
+            b[i] ^= 0xFF;
+            b[64 + i] ^= 0xFF;
+        }
+        assert!(matches!(
+            probe_header(&b, true),
+            Err(Error::BadHeader { .. })
+        ));
+    }
+
+    #[test]
+    fn header_caps_are_refused() {
+        let l = layout("alien:9x9", 64);
+        let mut block = header_block(&l);
+        block[20..24].copy_from_slice(&(1u32 << 30).to_le_bytes());
+        seal(&mut block);
+        let mut buf = Vec::new();
+        region_bytes(&block, 64, &mut buf);
+        assert!(matches!(
+            probe_header(&buf, true),
+            Err(Error::BadHeader { .. })
+        ));
+        let mut block = header_block(&l);
+        block[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+        seal(&mut block);
+        let mut buf = Vec::new();
+        region_bytes(&block, 64, &mut buf);
+        assert!(matches!(
+            probe_header(&buf, true),
+            Err(Error::BadHeader { .. })
+        ));
+        // A huge code with a huge interleave.
+        let mut block = header_block(&l);
+        block[12..20].copy_from_slice(&[0, 16, 0, 0, 0, 16, 0, 0]);
+        block[20..24].copy_from_slice(&(1u32 << 20).to_le_bytes());
+        seal(&mut block);
+        let mut buf = Vec::new();
+        region_bytes(&block, 64, &mut buf);
+        assert!(matches!(
+            probe_header(&buf, true),
+            Err(Error::BadHeader { .. })
+        ));
+    }
+
+    #[test]
+    fn trailer_roundtrip() {
+        let t = Trailer {
+            total_len: 12345,
+            chunks: 3,
+            crc: 0xDEAD_BEEF,
+        };
+        let block = trailer_block(&t, 77);
+        let mut buf = Vec::new();
+        region_bytes(&block, 128, &mut buf);
+        assert_eq!(read_trailer(&buf, 128, 77), Some((t, 0)));
+        assert_eq!(read_trailer(&buf, 128, 78), None);
+        buf[5] ^= 4;
+        assert_eq!(read_trailer(&buf, 128, 77), Some((t, 1)));
+    }
+}
