@@ -90,7 +90,7 @@ fn check_game(game: &Game, rng: &mut ChaCha8Rng) {
         ..Limits::default()
     };
     let walk = Limits {
-        probe_nodes: 0,
+        probe: false,
         ..Limits::default()
     };
     for mask in boards(game, &table, rng) {
@@ -110,7 +110,7 @@ fn check_game(game: &Game, rng: &mut ChaCha8Rng) {
                 "{game} chase {mask:b}"
             );
             if let Some(p) = chased {
-                assert_eq!(effect(game, &p).unwrap(), board, "{game} chase {mask:b}");
+                assert_eq!(game.effect(&p), board, "{game} chase {mask:b}");
             }
         }
         let Ok(x) = solution else { continue };
@@ -569,6 +569,26 @@ fn alien_wide_odd_boards_match_the_exact_kernel_search() {
             } else {
                 assert!(s.lower_bound <= best.weight() && best.weight() <= s.weight());
             }
+        }
+    }
+}
+
+#[test]
+fn packed_effect_matches_the_game_effect() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for (spec, torus) in [
+        ("lights-out:70x130", false),
+        ("lights-out:3x3", true),
+        ("squares:65x64", true),
+        ("stencil:00100/00000/11011:9x200", false),
+        ("stencil:111/101/111:2x2", true),
+        ("alien:5x6", false),
+        ("gale-berlekamp:4x7", false),
+    ] {
+        let g = game(spec, torus);
+        for _ in 0..5 {
+            let x = random_bits(&mut rng, g.num_moves());
+            assert_eq!(effect(&g, &x).unwrap(), g.effect(&x), "{g}");
         }
     }
 }

@@ -8,9 +8,9 @@
 //! * nullity 0: the solution is unique;
 //! * nullity up to 64: an exact branch and bound over the kernel coordinates with a lower bound
 //!   that tightens as coordinates are fixed (see `docs/theory.md`). Up to
-//!   [`Limits::gray_max_nullity`] (32 by default) it only gets a small node budget, and when it
-//!   does not finish, an exact Gray-code walk over the whole kernel does (one XOR of a basis
-//!   vector and an incremental popcount per step);
+//!   [`Limits::gray_max_nullity`] (32 by default) it is only a probe with a budget measured
+//!   against the walk's known cost, and when it does not finish, an exact Gray-code walk over
+//!   the whole kernel does (one XOR of a basis vector and an incremental popcount per step);
 //! * past the budget of larger kernels, or past 64: the best solution found, labelled
 //!   `optimal: false`, with a proven lower bound.
 //!
@@ -51,9 +51,11 @@ impl Shortest {
 pub struct Limits {
     /// Largest nullity walked exhaustively by the Gray code (`2^nullity` steps).
     pub gray_max_nullity: usize,
-    /// Nodes the branch and bound may spend before a Gray walk takes over (nullities up to
-    /// `gray_max_nullity`); 0 goes straight to the walk.
-    pub probe_nodes: u64,
+    /// Up to `gray_max_nullity`, first try the branch and bound, and walk only when it does
+    /// not finish: it stops once it has spent an eighth of the walk's estimated work (class
+    /// updates against word updates) and its own projected total exceeds the walk's, or when
+    /// it has spent as much as the walk would. `false` walks straight away.
+    pub probe: bool,
     /// Node budget of the branch and bound used for nullities in
     /// `gray_max_nullity + 1 ..= 64`; past it the best solution found is returned with
     /// `optimal: false` and a lower bound.
@@ -64,12 +66,12 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 32-bit Gray walks after a 2^18-node probe, 2^24 branch-and-bound nodes past them,
-    /// odd-by-odd Alien Tiles up to 33 rows.
+    /// 32-bit Gray walks after a probe, 2^24 branch-and-bound nodes past them, odd-by-odd
+    /// Alien Tiles up to 33 rows.
     fn default() -> Self {
         Limits {
             gray_max_nullity: 32,
-            probe_nodes: 1 << 18,
+            probe: true,
             node_budget: 1 << 24,
             alien_max_enum_bits: 32,
         }
@@ -132,11 +134,23 @@ pub fn shortest_by_kernel_with(
         // Where the Gray walk is available the search is only a probe: the walk's time is
         // known in advance, the search's is not.
         let (budget, report) = if gray {
-            (limits.probe_nodes, None)
+            (
+                Budget {
+                    nodes: u64::MAX,
+                    work: walk_cost(&groups, d),
+                },
+                None,
+            )
         } else {
-            (limits.node_budget, progress)
+            (
+                Budget {
+                    nodes: limits.node_budget,
+                    work: u64::MAX,
+                },
+                progress,
+            )
         };
-        let out = if gray && budget == 0 {
+        let out = if gray && !limits.probe {
             None
         } else {
             Some(branch_and_bound(&groups, d, budget, report))
@@ -474,6 +488,43 @@ impl GrayWalk {
     }
 }
 
+/// Limits of one branch-and-bound run: nodes, and class updates.
+#[derive(Clone, Copy)]
+struct Budget {
+    nodes: u64,
+    work: u64,
+}
+
+/// The Gray walk's work on these groups, in word updates: coordinate `i` (cheapest rows
+/// first) is flipped `2^(d - 1 - i)` times and touches the 64-group words holding its groups,
+/// plus a little per step.
+fn walk_cost(groups: &Groups, d: usize) -> u64 {
+    let mut words = vec![0u64; d];
+    let mut last = vec![usize::MAX; d];
+    let live = groups
+        .keys
+        .iter()
+        .zip(groups.c0.iter().zip(&groups.c1))
+        .filter(|&(&k, (c0, c1))| k != 0 && c0 != c1);
+    for (gi, (&k, _)) in live.enumerate() {
+        let mut kk = k;
+        while kk != 0 {
+            let i = kk.trailing_zeros() as usize;
+            if last[i] != gi / 64 {
+                last[i] = gi / 64;
+                words[i] += 1;
+            }
+            kk &= kk - 1;
+        }
+    }
+    words.sort_unstable();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| (w + 2).saturating_mul(1u64 << (d - 1 - i).min(63)))
+        .fold(0u64, u64::saturating_add)
+}
+
 /// Outcome of [`branch_and_bound`].
 struct BnbOutcome {
     best: u64,
@@ -557,7 +608,9 @@ struct Bnb<'a> {
     best_u: u64,
     u: u64,
     nodes: u64,
-    budget: u64,
+    /// Class updates so far (the search's unit of work).
+    work: u64,
+    budget: Budget,
     aborted: bool,
     /// Least lower bound among subtrees left unexplored when the budget ran out.
     frontier: u64,
@@ -574,6 +627,22 @@ impl Bnb<'_> {
                 ((1u128 << self.d) >> shift) as u64,
             );
         }
+    }
+
+    /// True when the work budget is spent, or an eighth of it is and the search, extrapolated
+    /// from the share of the coordinate space it has covered, would overrun it.
+    fn out_of_work(&self) -> bool {
+        if self.budget.work == u64::MAX {
+            return false;
+        }
+        if self.work >= self.budget.work {
+            return true;
+        }
+        if self.work < self.budget.work / 8 {
+            return false;
+        }
+        let share = self.covered as f64 / (1u128 << self.d) as f64;
+        self.work as f64 > share * self.budget.work as f64
     }
 
     /// Searches below depth `t` (coordinates `0..t` fixed in `self.u`), whose bound is `lb`.
@@ -593,7 +662,7 @@ impl Bnb<'_> {
             self.covered += 1;
             return;
         }
-        if self.nodes >= self.budget {
+        if self.nodes >= self.budget.nodes || self.out_of_work() {
             self.aborted = true;
             self.frontier = self.frontier.min(lb);
             return;
@@ -603,6 +672,7 @@ impl Bnb<'_> {
             self.report();
         }
         let bounds = self.levels[t].child_bounds();
+        self.work += self.levels[t].keys.len() as u64;
         let first = usize::from(bounds[1] < bounds[0]);
         for v in [first, 1 - first] {
             if bounds[v] >= self.best {
@@ -615,6 +685,7 @@ impl Bnb<'_> {
             }
             let (upper, lower) = self.levels.split_at_mut(t + 1);
             upper[t].descend(v == 1, &mut lower[0]);
+            self.work += upper[t].keys.len() as u64;
             if v == 1 {
                 self.u |= 1 << t;
             }
@@ -631,7 +702,12 @@ impl Bnb<'_> {
 /// and at least `min(a, b)` (exactly `a` for the class of key 0, which is decided). The sum over
 /// classes is the bound; classes merge pairwise as coordinates are fixed, so a level is computed
 /// from the one above in time linear in its number of classes.
-fn branch_and_bound(groups: &Groups, d: usize, budget: u64, progress: Progress<'_>) -> BnbOutcome {
+fn branch_and_bound(
+    groups: &Groups,
+    d: usize,
+    budget: Budget,
+    progress: Progress<'_>,
+) -> BnbOutcome {
     let root = Level {
         keys: groups.keys.clone(),
         a: groups.c1.clone(),
@@ -657,6 +733,7 @@ fn branch_and_bound(groups: &Groups, d: usize, budget: u64, progress: Progress<'
         best_u: 0,
         u: 0,
         nodes: 0,
+        work: 0,
         budget,
         aborted: false,
         frontier: u64::MAX,
@@ -774,8 +851,11 @@ pub fn alien_solution(board: &Board) -> Option<Board> {
 /// Even-by-even: the unique solution `psi(board)`. Even-by-odd (and transposed): O(mn) from the
 /// kernel `{u_ij = a_i : |a| even}`. Odd-by-odd: kernel `{u_ij = a_i + b_j : |a| + |b| even}`;
 /// `2^(min(m, n) - 1)` row patterns `a` are enumerated with the columns chosen greedily, so the
-/// time grows exponentially with `min(m, n)` (a 25 x 25 board takes well under a second, 33 x 33
-/// about a minute). Use [`alien_shortest_with`] for bounded time.
+/// time grows exponentially with `min(m, n)` (a 25 x 25 board takes a quarter of a second,
+/// 33 x 33 about a minute). Odd-by-odd boards with both sides above 64 are beyond any
+/// enumeration: they get the local search of [`alien_shortest_with`], which is then not proven
+/// optimal. Use [`alien_shortest_with`] for bounded time and to learn whether the answer is
+/// proven.
 pub fn alien_shortest(board: &Board) -> Option<Board> {
     let limits = Limits {
         alien_max_enum_bits: usize::MAX,
@@ -1373,7 +1453,7 @@ mod tests {
             assert_eq!(auto.weight(), want, "default, trial {trial}");
             assert!(auto.optimal);
             let walk_only = Limits {
-                probe_nodes: 0,
+                probe: false,
                 ..Limits::default()
             };
             let gray = shortest_by_kernel_with(&x, &kernel, &walk_only, None).unwrap();
@@ -1448,7 +1528,7 @@ mod tests {
                 .collect();
             let x = random_vec(&mut rng, base_len * reps);
             let walk_only = Limits {
-                probe_nodes: 0,
+                probe: false,
                 ..Limits::default()
             };
             let s = shortest_by_kernel_with(&x, &kernel, &walk_only, None).unwrap();
