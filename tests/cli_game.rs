@@ -247,7 +247,10 @@ mod methods {
         assert_eq!(v["lower_bound"], 8);
         // Either exact search may prove it; both report optimal only when proven.
         let search = v["search"].as_str().unwrap();
-        assert!(["gray-code", "branch-and-bound"].contains(&search), "{search}");
+        assert!(
+            ["gray-code", "branch-and-bound"].contains(&search),
+            "{search}"
+        );
         tilecode()
             .args(["solve", "lights-out:5x5", "-", "--shortest"])
             .write_stdin(LECTURE_24_1)
