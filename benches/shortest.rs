@@ -9,7 +9,9 @@ use std::hint::black_box;
 use std::time::Duration;
 use tilecode::game::alien;
 use tilecode::game::chase::{Chaser, chase_solve, effect};
-use tilecode::game::shortest::{alien_shortest, shortest_by_kernel};
+use tilecode::game::shortest::{
+    Limits, alien_shortest, shortest_by_kernel, shortest_by_kernel_with,
+};
 use tilecode::game::{Board, Game};
 use tilecode::gf2::BitVec;
 
@@ -90,32 +92,42 @@ fn alien(c: &mut Criterion) {
     g.finish();
 }
 
-/// The exact Gray-code walk over a kernel of dimension 20 and 24 (9x9 and 19x19 Lights Out
-/// have nullity 8 and 16; a random kernel stands in for larger ones).
-fn gray(c: &mut Criterion) {
-    let mut g = c.benchmark_group("gray-walk");
+/// Exact searches over a kernel: the Gray-code walk alone (`probe: false`) and the default
+/// strategy (a branch-and-bound probe first), on random kernels, 19x19 Lights Out (nullity 16)
+/// and a 21x21 Alien Tiles game through its generic kernel (nullity 40, branch and bound).
+fn kernel_search(c: &mut Criterion) {
+    let mut g = c.benchmark_group("kernel-search");
     g.sample_size(10).warm_up_time(Duration::from_millis(500));
     let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let walk = Limits {
+        probe: false,
+        ..Limits::default()
+    };
+    let mut cases: Vec<(String, BitVec, Vec<BitVec>)> = Vec::new();
     for (d, len) in [(20usize, 400usize), (24, 100)] {
         let kernel: Vec<BitVec> = (0..d).map(|_| random_bits(&mut rng, len)).collect();
         let x = random_bits(&mut rng, len);
-        g.throughput(Throughput::Elements(1 << d));
-        g.bench_function(
-            BenchmarkId::from_parameter(format!("nullity{d}-len{len}")),
-            |b| b.iter(|| black_box(shortest_by_kernel(&x, &kernel, None).unwrap())),
-        );
+        cases.push((format!("random-nullity{d}-len{len}"), x, kernel));
     }
-    let game: Game = "lights-out:19x19".parse().unwrap();
-    let ech = game.move_matrix().echelon();
-    let kernel = ech.kernel();
-    let board = solvable(&game, &mut rng);
-    let x = ech.solve(board.bits()).unwrap();
-    g.throughput(Throughput::Elements(1 << kernel.len()));
-    g.bench_function("lights-out-19x19", |b| {
-        b.iter(|| black_box(shortest_by_kernel(&x, &kernel, None).unwrap()))
-    });
+    for spec in ["lights-out:19x19", "alien:21x21"] {
+        let game: Game = spec.parse().unwrap();
+        let ech = game.move_matrix().echelon();
+        let board = solvable(&game, &mut rng);
+        let x = ech.solve(board.bits()).unwrap();
+        cases.push((spec.replace(':', "-"), x, ech.kernel()));
+    }
+    for (name, x, kernel) in &cases {
+        if kernel.len() <= 32 {
+            g.bench_function(BenchmarkId::new("gray-walk", name), |b| {
+                b.iter(|| black_box(shortest_by_kernel_with(x, kernel, &walk, None).unwrap()))
+            });
+        }
+        g.bench_function(BenchmarkId::new("default", name), |b| {
+            b.iter(|| black_box(shortest_by_kernel(x, kernel, None).unwrap()))
+        });
+    }
     g.finish();
 }
 
-criterion_group!(benches, chase, alien, gray);
+criterion_group!(benches, chase, alien, kernel_search);
 criterion_main!(benches);

@@ -82,6 +82,12 @@ pub enum Error {
         /// The checksum of the data as decoded.
         got: u32,
     },
+    /// Simulation results that cannot be read back or merged.
+    #[error("cannot merge runs: {reason}")]
+    Merge {
+        /// What did not match or could not be read.
+        reason: String,
+    },
     /// An I/O error from the underlying reader or writer.
     #[error(transparent)]
     Io(#[from] io::Error),

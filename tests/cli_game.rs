@@ -245,7 +245,12 @@ mod methods {
         assert_eq!(v["press_count"], 8);
         assert_eq!(v["optimal"], true);
         assert_eq!(v["lower_bound"], 8);
-        assert_eq!(v["search"], "gray-code");
+        // Either exact search may prove it; both report optimal only when proven.
+        let search = v["search"].as_str().unwrap();
+        assert!(
+            ["gray-code", "branch-and-bound"].contains(&search),
+            "{search}"
+        );
         tilecode()
             .args(["solve", "lights-out:5x5", "-", "--shortest"])
             .write_stdin(LECTURE_24_1)

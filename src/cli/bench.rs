@@ -1,12 +1,256 @@
-//! `tilecode bench`.
+//! `tilecode bench`: codec throughput against memcpy, and the command line's own overhead
+//! against `cat`, each pair measured in the same run.
 
-use std::process::ExitCode;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+use tilecode::code::Spec;
+use tilecode::stream::Options;
+use tilecode::stream::bench::{bench_throughput_reps, random_payload};
 
 /// Arguments of `tilecode bench`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = "\
+Every rate is in payload bytes per second, the median of --repetitions runs; memcpy (and cat)
+are measured in the same run on the same buffers, so the ratios are what to compare.
+
+Examples:
+  tilecode bench
+  tilecode bench alien:9x9 secded:72 alien:31x33 --size 64 --json")]
+pub struct Args {
+    /// Codes to measure.
+    #[arg(value_name = "SPEC", default_values_t = ["alien:9x9".to_string(), "secded:72".to_string()])]
+    specs: Vec<String>,
+    /// Payload size in MiB.
+    #[arg(long, value_name = "MiB", default_value_t = 256)]
+    size: usize,
+    /// Interleaving depth (a multiple of 64).
+    #[arg(long, value_name = "D", default_value_t = Options::default().interleave)]
+    interleave: usize,
+    /// Bit error rate of the noisy decode.
+    #[arg(long, default_value_t = 1e-4)]
+    ber: f64,
+    /// Runs per measurement; the median is reported.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    repetitions: usize,
+    /// Seed of the payload and of the flipped bits.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Skip timing `tilecode encode` against `cat` on a temporary file.
+    #[arg(long)]
+    no_cli: bool,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Median wall-clock time of running `cmd` `reps` times with stdout to /dev/null.
+fn time_command(mut make: impl FnMut() -> Command, reps: usize) -> anyhow::Result<Duration> {
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let mut cmd = make();
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let t = Instant::now();
+        let out = cmd.output().with_context(|| format!("running {cmd:?}"))?;
+        times.push(t.elapsed());
+        if !out.status.success() {
+            bail!(
+                "{cmd:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+    }
+    times.sort_unstable();
+    Ok(times[times.len() / 2])
+}
+
+/// A temporary file removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn with(bytes: &[u8]) -> anyhow::Result<TempFile> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path =
+            std::env::temp_dir().join(format!("tilecode-bench-{}-{nanos}.bin", std::process::id()));
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        Ok(TempFile(path))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// `cat FILE > /dev/null` against `tilecode encode FILE -o /dev/null`, same file, same run.
+fn cli_overhead(
+    exe: &Path,
+    file: &Path,
+    bytes: usize,
+    spec: &Spec,
+    interleave: usize,
+    reps: usize,
+) -> anyhow::Result<Value> {
+    let cat = time_command(
+        || {
+            let mut c = Command::new("cat");
+            c.arg(file);
+            c
+        },
+        reps,
+    )?;
+    let enc = time_command(
+        || {
+            let mut c = Command::new(exe);
+            c.arg("encode")
+                .arg(file)
+                .args(["-o", "/dev/null", "--quiet", "--code"])
+                .arg(spec.to_string())
+                .arg("--interleave")
+                .arg(interleave.to_string());
+            c
+        },
+        reps,
+    )?;
+    let rate = |d: Duration| bytes as f64 / d.as_secs_f64().max(1e-9);
+    Ok(json!({
+        "cat_bytes_per_sec": rate(cat),
+        "encode_bytes_per_sec": rate(enc),
+        "encode_to_cat_ratio": rate(enc) / rate(cat),
+    }))
+}
 
 /// Runs `tilecode bench`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`tilecode bench` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let specs: Vec<Spec> = args
+        .specs
+        .iter()
+        .map(|s| s.parse::<Spec>())
+        .collect::<Result<_, _>>()?;
+    if args.size == 0 || args.size > 16 * 1024 {
+        bail!(
+            "--size must be between 1 and 16384 MiB, found {}",
+            args.size
+        );
+    }
+    if args.repetitions == 0 {
+        bail!("--repetitions must be at least 1, found 0");
+    }
+    let bytes = args.size << 20;
+    let file_bytes = bytes;
+    let exe = std::env::current_exe().context("locating the tilecode executable")?;
+    let file = if args.no_cli {
+        None
+    } else {
+        Some(TempFile::with(&random_payload(bytes, args.seed))?)
+    };
+    let mut results = Vec::new();
+    for spec in &specs {
+        // Whole chunks only (at least one): the lenient decoder of this build rejects a
+        // short last chunk.
+        let chunk = Options::new(*spec, args.interleave).chunk_size;
+        let bytes = bytes
+            .checked_div(chunk)
+            .map_or(bytes, |chunks| chunks.max(1) * chunk);
+        let r = bench_throughput_reps(
+            spec,
+            args.interleave,
+            bytes,
+            args.ber,
+            args.seed,
+            args.repetitions,
+        )?;
+        let mut v = serde_json::to_value(&r)?;
+        let obj = v.as_object_mut().expect("a report is an object");
+        obj.insert("code".into(), json!(spec.to_string()));
+        // The byte ranges of a noisy 256 MiB decode can run to thousands: keep their count.
+        if let Some(rep) = obj.get_mut("noisy_report").and_then(Value::as_object_mut) {
+            let ranges = rep
+                .remove("damaged_ranges")
+                .and_then(|r| r.as_array().map(Vec::len))
+                .unwrap_or(0);
+            rep.insert("damaged_range_count".into(), json!(ranges));
+        }
+        obj.insert("encode_ratio".into(), json!(r.encode_ratio()));
+        obj.insert("decode_clean_ratio".into(), json!(r.decode_clean_ratio()));
+        obj.insert("decode_noisy_ratio".into(), json!(r.decode_noisy_ratio()));
+        if let Some(f) = &file {
+            let mut cli = cli_overhead(
+                &exe,
+                &f.0,
+                file_bytes,
+                spec,
+                args.interleave,
+                args.repetitions,
+            )?;
+            let cli_rate = cli["encode_bytes_per_sec"].as_f64().unwrap_or(0.0);
+            cli["encode_to_library_ratio"] = json!(cli_rate / r.encode_bytes_per_sec);
+            obj.insert("cli".into(), cli);
+        }
+        results.push(v);
+    }
+    let out = if args.json {
+        serde_json::to_string_pretty(&json!({ "results": results }))? + "\n"
+    } else {
+        table(&results)
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(results: &[Value]) -> String {
+    let gbs = |v: &Value, k: &str| v[k].as_f64().unwrap_or(0.0) / 1e9;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<13} {:>5} {:>9} {:>16} {:>16} {:>16} {:>24}",
+        "code", "D", "memcpy", "encode", "decode clean", "decode at BER", "CLI encode vs cat"
+    );
+    for r in results {
+        let ratio = |k: &str| r[k].as_f64().unwrap_or(0.0);
+        let cli = match r.get("cli") {
+            Some(c) => format!(
+                "{:.2} / {:.2} GB/s",
+                gbs(c, "encode_bytes_per_sec"),
+                gbs(c, "cat_bytes_per_sec")
+            ),
+            None => "-".into(),
+        };
+        let _ = writeln!(
+            s,
+            "{:<13} {:>5} {:>7.2}GB/s {:>7.2} ({:>5.1}%) {:>7.2} ({:>5.1}%) {:>7.2} ({:>5.1}%) {:>24}",
+            r["code"].as_str().unwrap_or(""),
+            r["interleave"],
+            gbs(r, "memcpy_bytes_per_sec"),
+            gbs(r, "encode_bytes_per_sec"),
+            100.0 * ratio("encode_ratio"),
+            gbs(r, "decode_clean_bytes_per_sec"),
+            100.0 * ratio("decode_clean_ratio"),
+            gbs(r, "decode_noisy_bytes_per_sec"),
+            100.0 * ratio("decode_noisy_ratio"),
+            cli
+        );
+    }
+    if let Some(r) = results.first() {
+        let _ = writeln!(
+            s,
+            "payload {:.1} MiB (whole chunks), BER {} for the noisy decode ({} bits flipped), median of {} runs; GB/s of payload",
+            r["bytes"].as_u64().unwrap_or(0) as f64 / 1048576.0,
+            r["ber"],
+            r["flipped_bits"],
+            r["repetitions"]
+        );
+    }
+    s
 }

@@ -1,12 +1,215 @@
-//! `tilecode encode`.
+//! `tilecode encode`: protect a file or a pipe with an error-correcting code.
 
+use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
+use super::progress;
+use anyhow::{Context, bail};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tilecode::code::Spec;
+use tilecode::stream::format::default_chunk_size;
+use tilecode::stream::{Encoder, Options};
 
 /// Arguments of `tilecode encode`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Input file; absent or `-` reads standard input.
+    file: Option<PathBuf>,
+    /// Output file (default FILE.tc, or standard output when reading standard input); `-` is
+    /// standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// The code: alien:MxN, secded:N, hamming:N, repetition:N or parity:N.
+    #[arg(long, default_value = "alien:9x9", value_name = "SPEC")]
+    code: String,
+    /// Interleaving depth D (codewords per group, a multiple of 64): a burst of up to D bits
+    /// is corrected.
+    #[arg(long, value_name = "D")]
+    interleave: Option<usize>,
+    /// Payload bytes per chunk (each chunk carries its own checksum).
+    #[arg(long, value_name = "BYTES")]
+    chunk_size: Option<usize>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+    /// No summary on stderr (warnings are still printed).
+    #[arg(short, long)]
+    quiet: bool,
+    /// Summary as one JSON object on stderr.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The options the arguments ask for, validated: the chunk size defaults to the one that
+/// fits the code and depth.
+pub fn options(
+    code: &str,
+    interleave: Option<usize>,
+    chunk_size: Option<usize>,
+) -> anyhow::Result<Options> {
+    let spec: Spec = code.parse()?;
+    let mut opts = Options::new(spec, interleave.unwrap_or(Options::default().interleave));
+    if let Some(cs) = chunk_size {
+        opts.chunk_size = cs;
+    }
+    opts.validate()?;
+    if opts.chunk_size == 0 {
+        opts.chunk_size = default_chunk_size(&opts.code, opts.interleave)?;
+    }
+    Ok(opts)
+}
+
+/// The default output of `encode FILE`: `FILE.tc`.
+pub fn default_output(input: &Path) -> PathBuf {
+    let mut s = input.as_os_str().to_owned();
+    s.push(".tc");
+    PathBuf::from(s)
+}
+
+/// Copies `input` through an encoder into `out`; returns the bytes read and the writer.
+///
+/// Input is read ahead on a thread in whole chunks, so the encoder encodes straight from those
+/// buffers (no gathering copy) while the next ones are being read.
+pub fn encode_stream<W: Write>(
+    input: Box<dyn Read + Send>,
+    out: W,
+    opts: &Options,
+) -> anyhow::Result<(u64, W)> {
+    let mut enc = Encoder::new(out, opts)?;
+    let chunk = match opts.chunk_size {
+        0 => default_chunk_size(&opts.code, opts.interleave)?,
+        cs => cs,
+    };
+    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(1), 3);
+    let mut total = 0u64;
+    while let Some(buf) = input.next_buf() {
+        let buf = buf.context("cannot read the input")?;
+        total += buf.len() as u64;
+        enc.write_all(&buf).context("cannot write the output")?;
+        input.recycle(buf);
+    }
+    let out = enc.finish().context("cannot write the output")?;
+    Ok((total, out))
+}
+
+/// Counts the bytes written through it.
+struct Counting<W> {
+    inner: W,
+    count: u64,
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
 
 /// Runs `tilecode encode`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`tilecode encode` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let opts = options(&args.code, args.interleave, args.chunk_size)?;
+    for w in tilecode::code::build(&opts.code).warnings() {
+        eprintln!("tilecode: warning: {w}");
+    }
+    let source = Source::from_arg(args.file.as_deref());
+    let dest = match (&args.output, &source) {
+        (Some(o), _) => Some(o.clone()).filter(|o| !is_stdout(Some(o))),
+        (None, Source::File(p)) => Some(default_output(p)),
+        (None, Source::Stdin) => None,
+    };
+    if let (Some(d), Source::File(p)) = (&dest, &source) {
+        if d == p {
+            bail!(
+                "output `{}` is the input file; choose another output",
+                d.display()
+            );
+        }
+    }
+    let (input, size) = source.open()?;
+    let mut sink = match &dest {
+        Some(d) => Sink::file(d, args.force, source.path())?,
+        None => Sink::stdout(),
+    };
+    let bar = progress::bar(size, args.quiet);
+    let input = progress::wrap(input, bar.as_ref());
+    let counting = Counting {
+        inner: sink.writer(),
+        count: 0,
+    };
+    let (bytes_in, counting) = encode_stream(input, counting, &opts)
+        .with_context(|| format!("encoding {}", source.display()))?;
+    let bytes_out = counting.count;
+    sink.commit()?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
+
+    let code = tilecode::code::build(&opts.code);
+    if args.json {
+        let v = serde_json::json!({
+            "code": opts.code.to_string(),
+            "n": code.n(),
+            "k": code.k(),
+            "interleave": opts.interleave,
+            "chunk_size": opts.chunk_size,
+            "bytes_in": bytes_in,
+            "bytes_out": bytes_out,
+        });
+        eprintln!("{v}");
+    } else if !args.quiet {
+        let to = dest
+            .as_ref()
+            .map(|d| format!("`{}`", d.display()))
+            .unwrap_or_else(|| "standard output".into());
+        eprintln!(
+            "tilecode encode: {bytes_in} bytes -> {bytes_out} bytes to {to} ({}, n = {}, k = {}, interleave {}, chunks of {} bytes)",
+            opts.code,
+            code.n(),
+            code.k(),
+            opts.interleave,
+            opts.chunk_size
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_output_appends_tc() {
+        assert_eq!(
+            default_output(Path::new("a/b.txt")),
+            PathBuf::from("a/b.txt.tc")
+        );
+    }
+
+    #[test]
+    fn chunk_size_defaults_per_code() {
+        for (spec, d) in [
+            ("alien:9x9", 64),
+            ("secded:72", 512),
+            ("repetition:3", 4096),
+        ] {
+            let o = options(spec, Some(d), None).unwrap();
+            assert_eq!(o, Options::new(spec.parse().unwrap(), d));
+        }
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        assert!(options("alien:9", None, None).is_err());
+        assert!(options("alien:9x9", Some(63), None).is_err());
+        assert!(options("alien:9x9", Some(64), None).is_ok());
+        assert!(options("alien:9x9", None, Some(0)).unwrap().chunk_size > 0);
+        assert_eq!(
+            options("alien:9x9", None, Some(4096)).unwrap().chunk_size,
+            4096
+        );
+    }
 }

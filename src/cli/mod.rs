@@ -16,8 +16,12 @@ mod corrupt;
 mod decode;
 mod demo;
 mod encode;
+mod fileio;
 mod info;
+mod plot;
+mod progress;
 mod random;
+mod report;
 mod simulate;
 mod solve;
 mod verify;
@@ -63,7 +67,18 @@ enum Command {
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Usage errors exit 1 (clap's default 2 means unrepaired damage here).
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                common::EXIT_USAGE
+            } else {
+                common::EXIT_OK
+            });
+        }
+    };
     let result = match cli.command {
         Command::Info(a) => info::run(a),
         Command::Compare(a) => compare::run(a),

@@ -1,12 +1,37 @@
-//! `tilecode verify`.
+//! `tilecode verify`: decode a stream without writing the data, and report.
 
+use super::decode::{open_decoder, print_report, pump};
+use super::fileio::Source;
+use super::report;
+use anyhow::Context;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `tilecode verify`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The encoded stream; `-` reads standard input.
+    file: PathBuf,
+    /// No human report on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+    /// The report as one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs `tilecode verify`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`tilecode verify` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let source = Source::from_arg(Some(&args.file));
+    let (dec, bar) = open_decoder(&source, args.quiet)?;
+    let mut dec = dec.keep_damaged(true);
+    let result = pump(&mut dec, &mut std::io::sink());
+    if let Some(pb) = &bar {
+        pb.finish_and_clear();
+    }
+    result.with_context(|| format!("verifying {}", source.display()))?;
+    let rep = dec.report().clone();
+    let title = format!("tilecode verify: {}", source.display());
+    print_report(&title, &rep, dec.header(), args.json, true, args.quiet);
+    Ok(ExitCode::from(report::exit_code(&rep)))
 }

@@ -6,12 +6,13 @@
 //! decoding), so [`shortest_by_kernel`] searches:
 //!
 //! * nullity 0: the solution is unique;
-//! * nullity up to [`Limits::gray_max_nullity`] (32 by default): an exact Gray-code walk over
-//!   the whole kernel, one XOR of a basis vector and an incremental popcount per step;
 //! * nullity up to 64: an exact branch and bound over the kernel coordinates with a lower bound
-//!   that tightens as coordinates are fixed (see `docs/theory.md`), within a node budget;
-//! * past the budget or past 64: the best solution found, labelled `optimal: false`, with a
-//!   proven lower bound.
+//!   that tightens as coordinates are fixed (see `docs/theory.md`). Up to
+//!   [`Limits::gray_max_nullity`] (32 by default) it is only a probe with a budget measured
+//!   against the walk's known cost, and when it does not finish, an exact Gray-code walk over
+//!   the whole kernel does (one XOR of a basis vector and an incremental popcount per step);
+//! * past the budget of larger kernels, or past 64: the best solution found, labelled
+//!   `optimal: false`, with a proven lower bound.
 //!
 //! Alien Tiles has a kernel with enough structure to do much better ([`alien_shortest`]):
 //! O(mn) on even-by-odd boards, and an enumeration of `2^(min(m, n) - 1)` row patterns with a
@@ -50,6 +51,11 @@ impl Shortest {
 pub struct Limits {
     /// Largest nullity walked exhaustively by the Gray code (`2^nullity` steps).
     pub gray_max_nullity: usize,
+    /// Up to `gray_max_nullity`, first try the branch and bound, and walk only when it does
+    /// not finish: it stops once it has spent an eighth of the walk's estimated work (class
+    /// updates against word updates) and its own projected total exceeds the walk's, or when
+    /// it has spent as much as the walk would. `false` walks straight away.
+    pub probe: bool,
     /// Node budget of the branch and bound used for nullities in
     /// `gray_max_nullity + 1 ..= 64`; past it the best solution found is returned with
     /// `optimal: false` and a lower bound.
@@ -60,10 +66,12 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 32-bit Gray walks, 2^24 branch-and-bound nodes, odd-by-odd Alien Tiles up to 33 rows.
+    /// 32-bit Gray walks after a probe, 2^24 branch-and-bound nodes past them, odd-by-odd
+    /// Alien Tiles up to 33 rows.
     fn default() -> Self {
         Limits {
             gray_max_nullity: 32,
+            probe: true,
             node_budget: 1 << 24,
             alien_max_enum_bits: 32,
         }
@@ -116,8 +124,59 @@ pub fn shortest_by_kernel_with(
             method: "unique",
         });
     }
-    if d <= limits.gray_max_nullity.min(62) {
+    reduce_weights(&mut basis);
+    let gray = d <= limits.gray_max_nullity.min(62);
+    if d <= 64 {
+        // Heaviest vectors first: the last coordinates stay free longest, and light ones leave
+        // most positions decided early, which is what makes the bound bite.
+        basis.sort_by_key(|b| std::cmp::Reverse(b.weight()));
         let groups = Groups::new(solution, &basis);
+        // Where the Gray walk is available the search is only a probe: the walk's time is
+        // known in advance, the search's is not.
+        let (budget, report) = if gray {
+            (
+                Budget {
+                    nodes: u64::MAX,
+                    work: walk_cost(&groups, d),
+                },
+                None,
+            )
+        } else {
+            (
+                Budget {
+                    nodes: limits.node_budget,
+                    work: u64::MAX,
+                },
+                progress,
+            )
+        };
+        let out = if gray && !limits.probe {
+            None
+        } else {
+            Some(branch_and_bound(&groups, d, budget, report))
+        };
+        if let Some(out) = out.filter(|o| o.complete || !gray) {
+            if let (true, Some(p)) = (gray, progress) {
+                p(1, 1);
+            }
+            let presses = combine(solution, &basis, out.best_u);
+            debug_assert_eq!(presses.weight() as u64, out.best);
+            let optimal = out.complete;
+            return Ok(Shortest {
+                presses,
+                optimal,
+                lower_bound: if optimal {
+                    out.best as usize
+                } else {
+                    out.lower_bound as usize
+                },
+                method: if optimal {
+                    "branch-and-bound"
+                } else {
+                    "local-search"
+                },
+            });
+        }
         let (weight, code) = gray_walk(&groups, d, progress);
         let presses = combine(solution, &basis, code);
         debug_assert_eq!(presses.weight(), weight);
@@ -126,31 +185,6 @@ pub fn shortest_by_kernel_with(
             optimal: true,
             lower_bound: weight,
             method: "gray-code",
-        });
-    }
-    reduce_weights(&mut basis);
-    if d <= 64 {
-        // Heaviest vectors first: the last coordinates stay free longest, and light ones leave
-        // most positions decided early, which is what makes the bound bite.
-        basis.sort_by_key(|b| std::cmp::Reverse(b.weight()));
-        let groups = Groups::new(solution, &basis);
-        let out = branch_and_bound(&groups, d, limits.node_budget, progress);
-        let presses = combine(solution, &basis, out.best_u);
-        debug_assert_eq!(presses.weight() as u64, out.best);
-        let optimal = out.complete;
-        return Ok(Shortest {
-            presses,
-            optimal,
-            lower_bound: if optimal {
-                out.best as usize
-            } else {
-                out.lower_bound as usize
-            },
-            method: if optimal {
-                "branch-and-bound"
-            } else {
-                "local-search"
-            },
         });
     }
     // Past 64 coordinates: descend on single basis flips; bound from the grouped positions.
@@ -338,6 +372,13 @@ fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (usize, u64) 
         best: cur as i64,
         best_code: 0,
     };
+    // Coordinate i flips every 2^(i+1) steps: give the cheapest rows the low coordinates.
+    let mut order: Vec<usize> = (0..d).collect();
+    order.sort_by_key(|&i| rows[i].len());
+    let rows: Vec<Vec<(usize, u64)>> = order
+        .iter()
+        .map(|&i| std::mem::take(&mut rows[i]))
+        .collect();
     for row in rows {
         let mut masked = Vec::with_capacity(row.len() * planes_n);
         let mut c: i64 = 0;
@@ -367,7 +408,11 @@ fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (usize, u64) 
             p(step, total);
         }
     }
-    ((base as i64 + walk.best) as usize, walk.best_code)
+    let mut code = 0u64;
+    for (pos, &i) in order.iter().enumerate() {
+        code |= ((walk.best_code >> pos) & 1) << i;
+    }
+    ((base as i64 + walk.best) as usize, code)
 }
 
 /// The state of a Gray-code walk over grouped positions (see [`gray_walk`]).
@@ -441,6 +486,43 @@ impl GrayWalk {
         self.cur = cur;
         false
     }
+}
+
+/// Limits of one branch-and-bound run: nodes, and class updates.
+#[derive(Clone, Copy)]
+struct Budget {
+    nodes: u64,
+    work: u64,
+}
+
+/// The Gray walk's work on these groups, in word updates: coordinate `i` (cheapest rows
+/// first) is flipped `2^(d - 1 - i)` times and touches the 64-group words holding its groups,
+/// plus a little per step.
+fn walk_cost(groups: &Groups, d: usize) -> u64 {
+    let mut words = vec![0u64; d];
+    let mut last = vec![usize::MAX; d];
+    let live = groups
+        .keys
+        .iter()
+        .zip(groups.c0.iter().zip(&groups.c1))
+        .filter(|&(&k, (c0, c1))| k != 0 && c0 != c1);
+    for (gi, (&k, _)) in live.enumerate() {
+        let mut kk = k;
+        while kk != 0 {
+            let i = kk.trailing_zeros() as usize;
+            if last[i] != gi / 64 {
+                last[i] = gi / 64;
+                words[i] += 1;
+            }
+            kk &= kk - 1;
+        }
+    }
+    words.sort_unstable();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| (w + 2).saturating_mul(1u64 << (d - 1 - i).min(63)))
+        .fold(0u64, u64::saturating_add)
 }
 
 /// Outcome of [`branch_and_bound`].
@@ -526,7 +608,9 @@ struct Bnb<'a> {
     best_u: u64,
     u: u64,
     nodes: u64,
-    budget: u64,
+    /// Class updates so far (the search's unit of work).
+    work: u64,
+    budget: Budget,
     aborted: bool,
     /// Least lower bound among subtrees left unexplored when the budget ran out.
     frontier: u64,
@@ -543,6 +627,22 @@ impl Bnb<'_> {
                 ((1u128 << self.d) >> shift) as u64,
             );
         }
+    }
+
+    /// True when the work budget is spent, or an eighth of it is and the search, extrapolated
+    /// from the share of the coordinate space it has covered, would overrun it.
+    fn out_of_work(&self) -> bool {
+        if self.budget.work == u64::MAX {
+            return false;
+        }
+        if self.work >= self.budget.work {
+            return true;
+        }
+        if self.work < self.budget.work / 8 {
+            return false;
+        }
+        let share = self.covered as f64 / (1u128 << self.d) as f64;
+        self.work as f64 > share * self.budget.work as f64
     }
 
     /// Searches below depth `t` (coordinates `0..t` fixed in `self.u`), whose bound is `lb`.
@@ -562,7 +662,7 @@ impl Bnb<'_> {
             self.covered += 1;
             return;
         }
-        if self.nodes >= self.budget {
+        if self.nodes >= self.budget.nodes || self.out_of_work() {
             self.aborted = true;
             self.frontier = self.frontier.min(lb);
             return;
@@ -572,6 +672,7 @@ impl Bnb<'_> {
             self.report();
         }
         let bounds = self.levels[t].child_bounds();
+        self.work += self.levels[t].keys.len() as u64;
         let first = usize::from(bounds[1] < bounds[0]);
         for v in [first, 1 - first] {
             if bounds[v] >= self.best {
@@ -584,6 +685,7 @@ impl Bnb<'_> {
             }
             let (upper, lower) = self.levels.split_at_mut(t + 1);
             upper[t].descend(v == 1, &mut lower[0]);
+            self.work += upper[t].keys.len() as u64;
             if v == 1 {
                 self.u |= 1 << t;
             }
@@ -600,7 +702,12 @@ impl Bnb<'_> {
 /// and at least `min(a, b)` (exactly `a` for the class of key 0, which is decided). The sum over
 /// classes is the bound; classes merge pairwise as coordinates are fixed, so a level is computed
 /// from the one above in time linear in its number of classes.
-fn branch_and_bound(groups: &Groups, d: usize, budget: u64, progress: Progress<'_>) -> BnbOutcome {
+fn branch_and_bound(
+    groups: &Groups,
+    d: usize,
+    budget: Budget,
+    progress: Progress<'_>,
+) -> BnbOutcome {
     let root = Level {
         keys: groups.keys.clone(),
         a: groups.c1.clone(),
@@ -626,6 +733,7 @@ fn branch_and_bound(groups: &Groups, d: usize, budget: u64, progress: Progress<'
         best_u: 0,
         u: 0,
         nodes: 0,
+        work: 0,
         budget,
         aborted: false,
         frontier: u64::MAX,
@@ -743,8 +851,11 @@ pub fn alien_solution(board: &Board) -> Option<Board> {
 /// Even-by-even: the unique solution `psi(board)`. Even-by-odd (and transposed): O(mn) from the
 /// kernel `{u_ij = a_i : |a| even}`. Odd-by-odd: kernel `{u_ij = a_i + b_j : |a| + |b| even}`;
 /// `2^(min(m, n) - 1)` row patterns `a` are enumerated with the columns chosen greedily, so the
-/// time grows exponentially with `min(m, n)` (a 25 x 25 board takes well under a second, 33 x 33
-/// about a minute). Use [`alien_shortest_with`] for bounded time.
+/// time grows exponentially with `min(m, n)` (a 25 x 25 board takes a quarter of a second,
+/// 33 x 33 about a minute). Odd-by-odd boards with both sides above 64 are beyond any
+/// enumeration: they get the local search of [`alien_shortest_with`], which is then not proven
+/// optimal. Use [`alien_shortest_with`] for bounded time and to learn whether the answer is
+/// proven.
 pub fn alien_shortest(board: &Board) -> Option<Board> {
     let limits = Limits {
         alien_max_enum_bits: usize::MAX,
@@ -952,13 +1063,14 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 const EVEN_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
 const LOW_HALVES: u64 = 0x0000_FFFF_0000_FFFF;
 
-/// Byte-wise `min(x, s - x)` of eight counts, and how many of them exceed `s/2`.
+/// Byte-wise `min(x, s - x)` of eight counts, and a byte 1 where the count exceeds `s/2`.
+/// Only adds, shifts and masks, so four of them fit one AVX2 register.
 #[inline(always)]
 fn min_bytes(x: u64, bias: u64, s_bytes: u64) -> (u64, u64) {
     let ge = (x + bias) & HIGH;
-    let count = (ge >> 7).wrapping_mul(BYTES) >> 56;
-    let full = ge | (ge - (ge >> 7));
-    (x ^ ((x ^ (s_bytes - x)) & full), count)
+    let flag = ge >> 7;
+    let full = ge | (ge - flag);
+    (x ^ ((x ^ (s_bytes - x)) & full), flag)
 }
 
 /// The sum of four 16-bit lanes.
@@ -1006,14 +1118,16 @@ impl LineCounts {
         let s_bytes = s * BYTES;
         let mut sum = 0u64;
         let mut cnt = 0u64;
-        for block in w.chunks(256) {
+        for block in w.chunks(128) {
             let mut acc = 0u64; // four 16-bit lanes
+            let mut flags = 0u64; // eight byte lanes
             for &x in block {
-                let (c, g) = min_bytes(x, bias, s_bytes);
-                cnt += g;
+                let (c, f) = min_bytes(x, bias, s_bytes);
+                flags += f;
                 acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
             }
             sum += fold16(acc);
+            cnt += fold16((flags & EVEN_BYTES) + ((flags >> 8) & EVEN_BYTES));
         }
         (sum as u32, cnt as u32)
     }
@@ -1102,6 +1216,26 @@ impl LineCounts {
 
     /// [`LineCounts::enumerate_any`] with the `W` count words in an array.
     fn enumerate_fixed<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked just above.
+                return unsafe { self.enumerate_fixed_avx2::<W>(progress) };
+            }
+        }
+        self.enumerate_fixed_body::<W>(progress)
+    }
+
+    /// [`LineCounts::enumerate_fixed_body`] compiled for AVX2 (the `W` words of a step fit one
+    /// register).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn enumerate_fixed_avx2<const W: usize>(&self, progress: Progress<'_>) -> u64 {
+        self.enumerate_fixed_body::<W>(progress)
+    }
+
+    #[inline(always)]
+    fn enumerate_fixed_body<const W: usize>(&self, progress: Progress<'_>) -> u64 {
         let s = self.s as u64;
         let bias = (0x80 - (s / 2 + 1)) * BYTES;
         let s_bytes = s * BYTES;
@@ -1130,7 +1264,7 @@ impl LineCounts {
                 a ^= 1 << i;
                 a_weight = if up { a_weight + 1 } else { a_weight - 1 };
                 let mut acc = 0u64;
-                let mut cnt = 0u64;
+                let mut flags = 0u64;
                 for t in 0..W {
                     let x = if up {
                         w[t] + p[t] - q[t]
@@ -1138,11 +1272,12 @@ impl LineCounts {
                         w[t] + q[t] - p[t]
                     };
                     w[t] = x;
-                    let (c, g) = min_bytes(x, bias, s_bytes);
-                    cnt += g;
+                    let (c, f) = min_bytes(x, bias, s_bytes);
+                    flags += f;
                     acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
                 }
                 let sum = fold16(acc) as u32;
+                let cnt = flags.wrapping_mul(BYTES) >> 56;
                 let t = if (a_weight + cnt as u32) % 2 == 0 {
                     sum
                 } else if sum + 1 >= best {
@@ -1314,9 +1449,18 @@ mod tests {
             }
             let x = random_vec(&mut rng, len);
             let want = brute(&x, &kernel);
-            let gray = shortest_by_kernel(&x, &kernel, None).unwrap();
+            let auto = shortest_by_kernel(&x, &kernel, None).unwrap();
+            assert_eq!(auto.weight(), want, "default, trial {trial}");
+            assert!(auto.optimal);
+            let walk_only = Limits {
+                probe: false,
+                ..Limits::default()
+            };
+            let gray = shortest_by_kernel_with(&x, &kernel, &walk_only, None).unwrap();
             assert_eq!(gray.weight(), want, "gray, trial {trial}");
             assert!(gray.optimal);
+            let d = independent_basis(&kernel, len).len();
+            assert_eq!(gray.method, if d == 0 { "unique" } else { "gray-code" });
             let bnb_limits = Limits {
                 gray_max_nullity: 0,
                 ..Limits::default()
@@ -1383,6 +1527,12 @@ mod tests {
                 })
                 .collect();
             let x = random_vec(&mut rng, base_len * reps);
+            let walk_only = Limits {
+                probe: false,
+                ..Limits::default()
+            };
+            let s = shortest_by_kernel_with(&x, &kernel, &walk_only, None).unwrap();
+            assert_eq!(s.weight(), brute(&x, &kernel));
             let s = shortest_by_kernel(&x, &kernel, None).unwrap();
             assert_eq!(s.weight(), brute(&x, &kernel));
         }

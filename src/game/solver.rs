@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// The largest reduction [`Solver::new`] accepts, in bit operations:
 /// `moves^2 x (cells + moves) <= 2^43`, which admits square stencil games up to 128 x 128
-/// (16384 cells, a 64 MiB working matrix).
+/// (16384 cells; about 270 MB at the limit).
 pub const MAX_WORK: u128 = 1 << 43;
 
 /// How many reduced games [`Solver::shared`] keeps.

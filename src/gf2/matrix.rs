@@ -1,10 +1,15 @@
 //! Dense bit matrices over GF(2), row-major, each row padded to a whole number of `u64` words.
+//!
+//! Entry `(i, j)` is bit `j % 64` of word `i * stride + j / 64`; bits past `cols` in a row's last
+//! word are always zero. Products and transposes live in `product.rs`, row reduction in
+//! `reduce.rs`.
 
 use super::bitvec::{BitVec, words_for};
+use rand::RngCore;
 use std::fmt;
 
 /// A dense `rows x cols` matrix over GF(2).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct BitMatrix {
     rows: usize,
     cols: usize,
@@ -34,6 +39,9 @@ impl BitMatrix {
     }
 
     /// A matrix whose rows are the given vectors (all of length `cols`).
+    ///
+    /// # Panics
+    /// If a vector's length is not `cols`.
     pub fn from_rows(rows: &[BitVec], cols: usize) -> Self {
         let mut m = Self::zeros(rows.len(), cols);
         for (i, r) in rows.iter().enumerate() {
@@ -44,6 +52,28 @@ impl BitMatrix {
                 r.len()
             );
             m.row_mut(i).copy_from_slice(r.words());
+        }
+        m
+    }
+
+    /// A uniformly random matrix: one `rng.next_u64()` per word, rows in order and each row's
+    /// words in order, bits past `cols` cleared.
+    ///
+    /// The fill order is fixed, so a seeded generator gives the same matrix everywhere; with
+    /// [`SplitMix64`](super::SplitMix64) it is the matrix that `scripts/m4ri/bench.c` builds.
+    /// Use a generator that is not linear over GF(2) (SplitMix64, ChaCha), or the matrix will
+    /// have structure that elimination notices.
+    pub fn random<R: RngCore + ?Sized>(rows: usize, cols: usize, rng: &mut R) -> Self {
+        let mut m = Self::zeros(rows, cols);
+        let tail = tail_mask(cols);
+        for i in 0..rows {
+            let row = m.row_mut(i);
+            for w in row.iter_mut() {
+                *w = rng.next_u64();
+            }
+            if let Some(last) = row.last_mut() {
+                *last &= tail;
+            }
         }
         m
     }
@@ -85,6 +115,7 @@ impl BitMatrix {
     /// Flips entry `(i, j)`.
     #[inline]
     pub fn flip(&mut self, i: usize, j: usize) {
+        debug_assert!(i < self.rows && j < self.cols);
         self.data[i * self.stride + j / 64] ^= 1u64 << (j % 64);
     }
 
@@ -107,9 +138,15 @@ impl BitMatrix {
 
     /// Column `j` as a vector.
     pub fn col_vec(&self, j: usize) -> BitVec {
+        assert!(
+            j < self.cols,
+            "column {j} of a matrix with {} columns",
+            self.cols
+        );
         let mut v = BitVec::zeros(self.rows);
+        let (w, shift) = (j / 64, j % 64);
         for i in 0..self.rows {
-            if self.get(i, j) {
+            if (self.data[i * self.stride + w] >> shift) & 1 == 1 {
                 v.set(i, true);
             }
         }
@@ -122,7 +159,7 @@ impl BitMatrix {
         &self.data
     }
 
-    /// All the packed data, mutably.
+    /// All the packed data, mutably. Callers must keep bits past `cols` zero.
     #[inline]
     pub fn data_mut(&mut self) -> &mut [u64] {
         &mut self.data
@@ -131,215 +168,67 @@ impl BitMatrix {
     /// Adds row `src` into row `dst` (`dst != src`).
     #[inline]
     pub fn xor_row_into(&mut self, src: usize, dst: usize) {
-        debug_assert_ne!(src, dst);
-        let s = self.stride;
-        let (a, b) = if src < dst {
-            let (lo, hi) = self.data.split_at_mut(dst * s);
-            (&lo[src * s..src * s + s], &mut hi[..s])
-        } else {
-            let (lo, hi) = self.data.split_at_mut(src * s);
-            (&hi[..s] as &[u64], &mut lo[dst * s..dst * s + s])
-        };
-        for (d, x) in b.iter_mut().zip(a) {
-            *d ^= x;
-        }
+        assert_ne!(src, dst, "xor_row_into needs two different rows");
+        xor_rows(&mut self.data, self.stride, src, dst, 0..self.stride);
     }
 
     /// Swaps two rows.
     #[inline]
     pub fn swap_rows(&mut self, a: usize, b: usize) {
-        if a != b {
-            let s = self.stride;
-            for k in 0..s {
-                self.data.swap(a * s + k, b * s + k);
-            }
-        }
+        swap_rows(&mut self.data, self.stride, a, b);
     }
 
-    /// The transpose.
-    pub fn transpose(&self) -> BitMatrix {
-        let mut t = BitMatrix::zeros(self.cols, self.rows);
-        for i in 0..self.rows {
-            for j in BitVec::from_words(self.row(i).to_vec(), self.cols).ones_iter() {
-                t.set(j, i, true);
-            }
-        }
-        t
+    /// The number of ones.
+    pub fn weight(&self) -> usize {
+        self.data.iter().map(|w| w.count_ones() as usize).sum()
     }
 
-    /// The product `self * v` (a vector of length `rows`).
-    pub fn mul_vec(&self, v: &BitVec) -> BitVec {
-        assert_eq!(
-            v.len(),
-            self.cols,
-            "matrix has {} columns, vector {} bits",
-            self.cols,
-            v.len()
-        );
-        let mut out = BitVec::zeros(self.rows);
-        for i in 0..self.rows {
-            let p = self
-                .row(i)
-                .iter()
-                .zip(v.words())
-                .map(|(a, b)| (a & b).count_ones())
-                .sum::<u32>();
-            if p & 1 == 1 {
-                out.set(i, true);
-            }
-        }
-        out
-    }
-
-    /// The product `self * other`.
-    pub fn mul(&self, other: &BitMatrix) -> BitMatrix {
-        assert_eq!(
-            self.cols, other.rows,
-            "product of {}x{} and {}x{}",
-            self.rows, self.cols, other.rows, other.cols
-        );
-        let mut out = BitMatrix::zeros(self.rows, other.cols);
-        for i in 0..self.rows {
-            for k in BitVec::from_words(self.row(i).to_vec(), self.cols).ones_iter() {
-                let s = other.stride;
-                let src = &other.data[k * s..k * s + s];
-                for (d, x) in out.data[i * s..i * s + s].iter_mut().zip(src) {
-                    *d ^= x;
-                }
-            }
-        }
-        out
-    }
-
-    /// Reduces `self` in place to reduced row echelon form; returns the pivot column of each
-    /// nonzero row, in order (so the rank is the length of the result).
-    pub fn rref_in_place(&mut self) -> Vec<usize> {
-        let mut pivots = Vec::new();
-        let mut r = 0;
-        for c in 0..self.cols {
-            if r == self.rows {
-                break;
-            }
-            let Some(p) = (r..self.rows).find(|&i| self.get(i, c)) else {
-                continue;
-            };
-            self.swap_rows(p, r);
-            for i in 0..self.rows {
-                if i != r && self.get(i, c) {
-                    self.xor_row_into(r, i);
-                }
-            }
-            pivots.push(c);
-            r += 1;
-        }
-        pivots
-    }
-
-    /// The rank.
-    pub fn rank(&self) -> usize {
-        self.clone().rref_in_place().len()
-    }
-
-    /// The reduced echelon form with the transform that produces it, for repeated solving.
-    pub fn echelon(&self) -> Echelon {
-        // Reduce [A | I] and split: T * A = R.
-        let mut aug = BitMatrix::zeros(self.rows, self.cols + self.rows);
-        for i in 0..self.rows {
-            for j in BitVec::from_words(self.row(i).to_vec(), self.cols).ones_iter() {
-                aug.set(i, j, true);
-            }
-            aug.set(i, self.cols + i, true);
-        }
-        let mut pivots = aug.rref_in_place();
-        pivots.retain(|&c| c < self.cols);
-        let mut rref = BitMatrix::zeros(self.rows, self.cols);
-        let mut transform = BitMatrix::zeros(self.rows, self.rows);
-        for i in 0..self.rows {
-            for j in BitVec::from_words(aug.row(i).to_vec(), aug.cols).ones_iter() {
-                if j < self.cols {
-                    rref.set(i, j, true);
-                } else {
-                    transform.set(i, j - self.cols, true);
-                }
-            }
-        }
-        Echelon {
-            rref,
-            pivots,
-            transform,
-        }
-    }
-
-    /// One solution `x` of `self * x = b`, or a certificate `y` with `y^T self = 0` and
-    /// `y . b = 1` proving that there is none.
-    pub fn solve(&self, b: &BitVec) -> Result<BitVec, BitVec> {
-        self.echelon().solve(b)
-    }
-
-    /// A basis of the kernel `{x : self * x = 0}`.
-    pub fn kernel(&self) -> Vec<BitVec> {
-        let mut r = self.clone();
-        let pivots = r.rref_in_place();
-        kernel_from_rref(&r, &pivots)
+    /// True when every entry is zero.
+    pub fn is_zero(&self) -> bool {
+        self.data.iter().all(|&w| w == 0)
     }
 }
 
-fn kernel_from_rref(r: &BitMatrix, pivots: &[usize]) -> Vec<BitVec> {
-    let mut is_pivot = vec![false; r.cols];
-    for &p in pivots {
-        is_pivot[p] = true;
+/// The mask of the valid bits in the last word of a row of `cols` bits.
+#[inline]
+pub(super) fn tail_mask(cols: usize) -> u64 {
+    match cols % 64 {
+        0 => !0,
+        r => (1u64 << r) - 1,
     }
-    let mut basis = Vec::new();
-    for f in (0..r.cols).filter(|&c| !is_pivot[c]) {
-        let mut v = BitVec::zeros(r.cols);
-        v.set(f, true);
-        for (i, &p) in pivots.iter().enumerate() {
-            if r.get(i, f) {
-                v.set(p, true);
-            }
-        }
-        basis.push(v);
-    }
-    basis
 }
 
-/// A reduced row echelon form `R = T * A` with its pivots and transform `T` (invertible).
-#[derive(Clone, Debug)]
-pub struct Echelon {
-    /// The reduced row echelon form of `A`.
-    pub rref: BitMatrix,
-    /// The pivot column of each of the first `rank` rows.
-    pub pivots: Vec<usize>,
-    /// The invertible row transform with `transform * A = rref`.
-    pub transform: BitMatrix,
+/// Adds words `range` of row `src` into row `dst` (`src != dst`) of row-major `data`.
+#[inline]
+pub(super) fn xor_rows(
+    data: &mut [u64],
+    stride: usize,
+    src: usize,
+    dst: usize,
+    range: std::ops::Range<usize>,
+) {
+    debug_assert_ne!(src, dst);
+    let (s, d) = if src < dst {
+        let (lo, hi) = data.split_at_mut(dst * stride);
+        (&lo[src * stride..][range.clone()], &mut hi[range])
+    } else {
+        let (lo, hi) = data.split_at_mut(src * stride);
+        (&hi[range.clone()] as &[u64], &mut lo[dst * stride..][range])
+    };
+    for (d, x) in d.iter_mut().zip(s) {
+        *d ^= x;
+    }
 }
 
-impl Echelon {
-    /// The rank of `A`.
-    pub fn rank(&self) -> usize {
-        self.pivots.len()
+/// Swaps rows `a` and `b` of row-major `data`.
+#[inline]
+pub(super) fn swap_rows(data: &mut [u64], stride: usize, a: usize, b: usize) {
+    if a == b {
+        return;
     }
-
-    /// One solution of `A x = b`, or a certificate `y` (`y^T A = 0`, `y . b = 1`).
-    pub fn solve(&self, b: &BitVec) -> Result<BitVec, BitVec> {
-        let tb = self.transform.mul_vec(b);
-        let rank = self.rank();
-        if let Some(i) = (rank..self.rref.rows()).find(|&i| tb.get(i)) {
-            return Err(self.transform.row_vec(i));
-        }
-        let mut x = BitVec::zeros(self.rref.cols());
-        for (i, &p) in self.pivots.iter().enumerate() {
-            if tb.get(i) {
-                x.set(p, true);
-            }
-        }
-        Ok(x)
-    }
-
-    /// A basis of the kernel of `A`.
-    pub fn kernel(&self) -> Vec<BitVec> {
-        kernel_from_rref(&self.rref, &self.pivots)
-    }
+    let (a, b) = (a.min(b), a.max(b));
+    let (lo, hi) = data.split_at_mut(b * stride);
+    lo[a * stride..(a + 1) * stride].swap_with_slice(&mut hi[..stride]);
 }
 
 impl fmt::Debug for BitMatrix {
@@ -355,28 +244,35 @@ impl fmt::Debug for BitMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gf2::SplitMix64;
 
     #[test]
-    fn solve_and_certificate() {
-        // x0 + x1 = 1, x1 + x2 = 0, x0 + x2 = 1 (consistent); then b = 1,1,1 inconsistent.
-        let a = BitMatrix::from_rows(
-            &[
-                BitVec::parse("110").unwrap(),
-                BitVec::parse("011").unwrap(),
-                BitVec::parse("101").unwrap(),
-            ],
-            3,
-        );
-        let b = BitVec::parse("101").unwrap();
-        let x = a.solve(&b).unwrap();
-        assert_eq!(a.mul_vec(&x), b);
-        let bad = BitVec::parse("111").unwrap();
-        let y = a.solve(&bad).unwrap_err();
-        assert!(a.transpose().mul_vec(&y).is_zero());
-        assert!(y.dot(&bad));
-        assert_eq!(a.rank(), 2);
-        let k = a.kernel();
-        assert_eq!(k.len(), 1);
-        assert!(a.mul_vec(&k[0]).is_zero());
+    fn random_fill_order_and_tail() {
+        let m = BitMatrix::random(3, 70, &mut SplitMix64::new(5));
+        let mut g = SplitMix64::new(5);
+        for i in 0..3 {
+            assert_eq!(m.row(i)[0], g.next_u64());
+            assert_eq!(m.row(i)[1], g.next_u64() & 0x3f);
+        }
+        assert!(m.weight() > 60);
+        assert_eq!(BitMatrix::random(0, 5, &mut g), BitMatrix::zeros(0, 5));
+    }
+
+    #[test]
+    fn row_operations() {
+        let mut m = BitMatrix::identity(3);
+        m.xor_row_into(0, 2);
+        m.xor_row_into(2, 1);
+        assert_eq!(m.row_vec(1).to_string(), "111");
+        m.swap_rows(0, 1);
+        assert_eq!(m.row_vec(0).to_string(), "111");
+        assert_eq!(m.row_vec(1).to_string(), "100");
+        assert_eq!(m.col_vec(2).to_string(), "101");
+        m.flip(1, 2);
+        assert!(m.get(1, 2));
+        m.set(1, 2, false);
+        assert_eq!(m.weight(), 6);
+        assert!(!m.is_zero());
+        assert!(BitMatrix::zeros(4, 9).is_zero());
     }
 }

@@ -1,10 +1,19 @@
 //! Linear algebra over GF(2): packed bit vectors and dense bit matrices.
 //!
 //! Row reduction with the pivot record, rank, solving with a certificate of inconsistency,
-//! kernel bases, products and transposes.
+//! kernel bases, products and transposes. The heavy routines (row reduction and the product) use
+//! the Method of Four Russians; [`naive`] is a slow, obviously correct reference that every fast
+//! routine is tested against.
 
 mod bitvec;
 mod matrix;
+pub mod naive;
+mod product;
+mod reduce;
+mod rng;
+mod russians;
 
 pub use bitvec::{BitVec, words_for};
-pub use matrix::{BitMatrix, Echelon};
+pub use matrix::BitMatrix;
+pub use reduce::Echelon;
+pub use rng::SplitMix64;

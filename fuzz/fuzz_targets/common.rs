@@ -1,0 +1,76 @@
+//! Helpers shared by the fuzz targets (included with `#[path]`, not a crate of its own).
+
+#![allow(dead_code)]
+
+use std::io::{self, Read};
+use tilecode::code::Spec;
+use tilecode::stream::Options;
+
+/// Codes that correct one error per codeword (so single flips and bursts must be repaired).
+pub const CORRECTING: &[&str] = &[
+    "alien:9x9",
+    "alien:3x3",
+    "alien:5x7",
+    "alien:3x5",
+    "secded:72",
+    "secded:8",
+    "hamming:31",
+    "hamming:7",
+    "repetition:3",
+    "repetition:5",
+];
+
+/// Every family, including codes that only detect.
+pub const ALL: &[&str] = &[
+    "alien:9x9",
+    "alien:4x5",
+    "alien:5x4",
+    "alien:3x3",
+    "alien:2x2",
+    "secded:72",
+    "hamming:31",
+    "repetition:3",
+    "parity:9",
+];
+
+/// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that
+/// short inputs span several of them.
+pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
+    Options {
+        code: codes[code as usize % codes.len()]
+            .parse::<Spec>()
+            .expect("a valid spec"),
+        interleave: 64 * (1 + depth as usize % 8),
+        chunk_size: 1 + chunk as usize % 3000,
+    }
+}
+
+/// A reader that hands out its data in pieces of the given sizes (cycled; 0 counts as 1).
+pub struct Pieces<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    i: usize,
+}
+
+impl<'a> Pieces<'a> {
+    /// Pieces of `data`, sized by `sizes` (empty: one byte at a time).
+    pub fn new(data: &'a [u8], sizes: &[u8]) -> Self {
+        let sizes = if sizes.is_empty() {
+            vec![1]
+        } else {
+            sizes.iter().map(|&s| (s as usize).max(1)).collect()
+        };
+        Pieces { data, sizes, i: 0 }
+    }
+}
+
+impl Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = self.sizes[self.i % self.sizes.len()];
+        self.i += 1;
+        let n = want.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}

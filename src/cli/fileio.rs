@@ -1,0 +1,437 @@
+//! Inputs and outputs of the stream subcommands: stdin/stdout or files, large buffers, and
+//! outputs that appear under their final name only when they are complete.
+
+use anyhow::{Context, bail};
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+/// Buffer size for every reader and writer: large, so the codec sees whole groups and the
+/// system calls stay few.
+pub const BUF_SIZE: usize = 1 << 20;
+
+/// Where data comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+impl Source {
+    /// `None` and `-` mean stdin.
+    pub fn from_arg(arg: Option<&Path>) -> Source {
+        match arg {
+            None => Source::Stdin,
+            Some(p) if p.as_os_str() == "-" => Source::Stdin,
+            Some(p) => Source::File(p.to_path_buf()),
+        }
+    }
+
+    /// The path, unless this is stdin.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Stdin => None,
+            Source::File(p) => Some(p),
+        }
+    }
+
+    /// How to name this input in messages.
+    pub fn display(&self) -> String {
+        match self {
+            Source::Stdin => "standard input".into(),
+            Source::File(p) => format!("`{}`", p.display()),
+        }
+    }
+
+    /// Opens the input (read-only) and tells its size when it is a regular file.
+    pub fn open(&self) -> anyhow::Result<(Box<dyn Read + Send>, Option<u64>)> {
+        match self {
+            Source::Stdin => Ok((Box::new(io::stdin()), None)),
+            Source::File(p) => {
+                let f = File::open(p).with_context(|| format!("cannot open `{}`", p.display()))?;
+                let meta = f
+                    .metadata()
+                    .with_context(|| format!("cannot stat `{}`", p.display()))?;
+                if meta.is_dir() {
+                    bail!("`{}` is a directory, expected a file", p.display());
+                }
+                let size = meta.is_file().then_some(meta.len());
+                Ok((Box::new(f), size))
+            }
+        }
+    }
+}
+
+/// Where data goes: stdout, or a temporary file beside the final name that is renamed into
+/// place by [`Sink::commit`] (and removed if the sink is dropped uncommitted).
+pub struct Sink {
+    writer: BufWriter<Box<dyn Write + Send>>,
+    target: Target,
+}
+
+enum Target {
+    /// Standard output or a device: nothing to rename.
+    Stdout,
+    File {
+        tmp: PathBuf,
+        dest: PathBuf,
+        done: bool,
+    },
+}
+
+/// `None` means: the caller decides the default; `-` means stdout.
+pub fn is_stdout(arg: Option<&Path>) -> bool {
+    matches!(arg, Some(p) if p.as_os_str() == "-")
+}
+
+/// True when `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+impl Sink {
+    /// Standard output, buffered.
+    pub fn stdout() -> Sink {
+        Sink {
+            writer: BufWriter::with_capacity(BUF_SIZE, Box::new(io::stdout())),
+            target: Target::Stdout,
+        }
+    }
+
+    /// A file at `dest`, written under a temporary name beside it. Refuses an existing `dest`
+    /// unless `force`, and refuses to replace the input file in any case.
+    pub fn file(dest: &Path, force: bool, input: Option<&Path>) -> anyhow::Result<Sink> {
+        if let Some(inp) = input {
+            if same_file(inp, dest) {
+                bail!(
+                    "output `{}` is the input file; choose another output",
+                    dest.display()
+                );
+            }
+        }
+        // Devices and pipes (`/dev/null`, a FIFO) are written in place: there is nothing to
+        // overwrite, and renaming a file over them would replace them.
+        if let Ok(meta) = fs::metadata(dest) {
+            if !meta.is_file() && !meta.is_dir() {
+                let f = fs::OpenOptions::new()
+                    .write(true)
+                    .open(dest)
+                    .with_context(|| format!("cannot open `{}`", dest.display()))?;
+                return Ok(Sink {
+                    writer: BufWriter::with_capacity(BUF_SIZE, Box::new(f)),
+                    target: Target::Stdout,
+                });
+            }
+        }
+        if dest.exists() && !force {
+            bail!(
+                "refusing to overwrite `{}` (it exists; use --force)",
+                dest.display()
+            );
+        }
+        let dir = match dest.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = dest
+            .file_name()
+            .with_context(|| format!("output `{}` is not a file name", dest.display()))?
+            .to_string_lossy()
+            .into_owned();
+        let mut attempt = 0u32;
+        let (tmp, file) = loop {
+            let tmp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(f) => break (tmp, f),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1;
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| {
+                        format!("cannot create a temporary file in `{}`", dir.display())
+                    });
+                }
+            }
+        };
+        Ok(Sink {
+            writer: BufWriter::with_capacity(BUF_SIZE, Box::new(file)),
+            target: Target::File {
+                tmp,
+                dest: dest.to_path_buf(),
+                done: false,
+            },
+        })
+    }
+
+    /// The buffered writer.
+    pub fn writer(&mut self) -> &mut BufWriter<Box<dyn Write + Send>> {
+        &mut self.writer
+    }
+
+    /// Flushes, and for a file renames the temporary file to its final name.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        self.writer.flush().context("cannot write the output")?;
+        if let Target::File { tmp, dest, done } = &mut self.target {
+            fs::rename(&*tmp, &*dest).with_context(|| {
+                format!("cannot rename `{}` to `{}`", tmp.display(), dest.display())
+            })?;
+            *done = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        if let Target::File {
+            tmp, done: false, ..
+        } = &self.target
+        {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Reads ahead on a thread: while the codec works on one buffer the next is being read, so
+/// the wall time is the larger of reading and coding rather than their sum.
+///
+/// Buffers are `size` bytes, filled completely except the last; at most `depth` exist.
+pub struct ReadAhead {
+    full: Receiver<io::Result<Vec<u8>>>,
+    empty: SyncSender<Vec<u8>>,
+    thread: Option<JoinHandle<()>>,
+    /// The buffer `Read` is handing out, and how far.
+    current: Vec<u8>,
+    pos: usize,
+}
+
+impl ReadAhead {
+    /// Starts reading `input` in buffers of `size` bytes, `depth` of them in flight.
+    pub fn new(mut input: Box<dyn Read + Send>, size: usize, depth: usize) -> ReadAhead {
+        let depth = depth.max(1);
+        let (full_tx, full) = sync_channel::<io::Result<Vec<u8>>>(depth);
+        let (empty, empty_rx) = sync_channel::<Vec<u8>>(depth);
+        let thread = std::thread::spawn(move || {
+            let mut spare = depth;
+            loop {
+                let mut buf = if spare > 0 {
+                    spare -= 1;
+                    vec![0u8; size]
+                } else {
+                    match empty_rx.recv() {
+                        Ok(b) => b,
+                        Err(_) => return,
+                    }
+                };
+                buf.resize(size, 0);
+                let mut got = 0;
+                let mut error = None;
+                while got < size {
+                    match input.read(&mut buf[got..]) {
+                        Ok(0) => break,
+                        Ok(n) => got += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                buf.truncate(got);
+                let last = got < size;
+                if got > 0 && full_tx.send(Ok(buf)).is_err() {
+                    return;
+                }
+                if let Some(e) = error {
+                    let _ = full_tx.send(Err(e));
+                    return;
+                }
+                if last {
+                    return;
+                }
+            }
+        });
+        ReadAhead {
+            full,
+            empty,
+            thread: Some(thread),
+            current: Vec::new(),
+            pos: 0,
+        }
+    }
+
+    /// The next filled buffer (only the last may be short), `None` at the end of the input.
+    pub fn next_buf(&mut self) -> Option<io::Result<Vec<u8>>> {
+        self.full.recv().ok()
+    }
+
+    /// Hands a buffer back for reuse.
+    pub fn recycle(&mut self, buf: Vec<u8>) {
+        let _ = self.empty.try_send(buf);
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.current.len() {
+            match self.next_buf() {
+                None => return Ok(0),
+                Some(Err(e)) => return Err(e),
+                Some(Ok(b)) => {
+                    let old = std::mem::replace(&mut self.current, b);
+                    self.recycle(old);
+                    self.pos = 0;
+                }
+            }
+        }
+        let n = out.len().min(self.current.len() - self.pos);
+        out[..n].copy_from_slice(&self.current[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl Drop for ReadAhead {
+    fn drop(&mut self) {
+        // Unblock the thread (it may wait to send or for a buffer), then let it end. A thread
+        // stuck in a read of a pipe is left to end with the process.
+        let (_, rx) = sync_channel(0);
+        drop(std::mem::replace(&mut self.full, rx));
+        let (tx, _) = sync_channel(0);
+        drop(std::mem::replace(&mut self.empty, tx));
+        if let Some(t) = self.thread.take() {
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dash_and_none_are_stdin() {
+        assert_eq!(Source::from_arg(None), Source::Stdin);
+        assert_eq!(Source::from_arg(Some(Path::new("-"))), Source::Stdin);
+        assert_eq!(
+            Source::from_arg(Some(Path::new("a.tc"))),
+            Source::File("a.tc".into())
+        );
+        assert!(is_stdout(Some(Path::new("-"))));
+        assert!(!is_stdout(None));
+    }
+
+    #[test]
+    fn sink_appears_only_on_commit_and_cleans_up_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("out.bin");
+        let mut s = Sink::file(&dest, false, None).unwrap();
+        s.writer().write_all(b"hello").unwrap();
+        s.writer().flush().unwrap();
+        assert!(!dest.exists());
+        s.commit().unwrap();
+        assert_eq!(fs::read(&dest).unwrap(), b"hello");
+
+        // Existing output: refused without force.
+        let err = Sink::file(&dest, false, None).err().unwrap();
+        assert!(err.to_string().contains("refusing to overwrite"), "{err}");
+
+        // Dropped uncommitted: no temporary file left, destination untouched.
+        let mut s = Sink::file(&dest, true, None).unwrap();
+        s.writer().write_all(b"other").unwrap();
+        drop(s);
+        assert_eq!(fs::read(&dest).unwrap(), b"hello");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn read_ahead_delivers_everything_in_order() {
+        for (len, size, depth) in [
+            (0usize, 7usize, 1usize),
+            (1, 7, 2),
+            (100, 7, 3),
+            (70, 7, 2),
+            (5000, 1024, 4),
+        ] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
+            // As whole buffers.
+            let mut ra = ReadAhead::new(Box::new(io::Cursor::new(data.clone())), size, depth);
+            let mut got = Vec::new();
+            let mut sizes = Vec::new();
+            while let Some(b) = ra.next_buf() {
+                let b = b.unwrap();
+                sizes.push(b.len());
+                got.extend_from_slice(&b);
+                ra.recycle(b);
+            }
+            assert_eq!(got, data);
+            assert!(sizes.iter().rev().skip(1).all(|&s| s == size), "{sizes:?}");
+            assert!(sizes.iter().all(|&s| s > 0));
+            // Through Read, in odd pieces.
+            let mut ra = ReadAhead::new(Box::new(io::Cursor::new(data.clone())), size, depth);
+            let mut got = Vec::new();
+            let mut piece = [0u8; 5];
+            loop {
+                let n = ra.read(&mut piece).unwrap();
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&piece[..n]);
+            }
+            assert_eq!(got, data);
+        }
+    }
+
+    #[test]
+    fn read_ahead_passes_errors_and_can_be_dropped_early() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = self.0.min(buf.len()).min(3);
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut ra = ReadAhead::new(Box::new(Failing(10)), 4, 2);
+        let mut v = Vec::new();
+        let err = ra.read_to_end(&mut v).unwrap_err();
+        assert_eq!(err.to_string(), "disk on fire");
+        assert_eq!(v.len(), 10);
+        let ra = ReadAhead::new(Box::new(io::repeat(1)), 16, 2);
+        drop(ra);
+    }
+
+    #[test]
+    fn devices_are_written_in_place() {
+        let mut s = Sink::file(Path::new("/dev/null"), false, None).unwrap();
+        s.writer().write_all(b"gone").unwrap();
+        s.commit().unwrap();
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
+    }
+
+    #[test]
+    fn output_equal_to_input_is_refused_even_with_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x");
+        fs::write(&p, b"data").unwrap();
+        let err = Sink::file(&p, true, Some(&p)).err().unwrap();
+        assert!(err.to_string().contains("is the input file"), "{err}");
+        assert_eq!(fs::read(&p).unwrap(), b"data");
+    }
+}

@@ -1,0 +1,606 @@
+//! Binary channels that flip bits: the binary symmetric channel, a solid-burst channel and the
+//! Gilbert–Elliott two-state channel.
+//!
+//! Errors are placed by geometric skips: at error probability `p` the gap to the next error is
+//! drawn directly (`floor(ln U / ln(1 - p))`), so a block of `L` bits costs about `L p + 1`
+//! random draws instead of `L`.
+//!
+//! Every channel is sampled one *frame* at a time, started in its stationary state, so the
+//! frames of a simulation are independent and identically distributed: that is what makes the
+//! binomial confidence intervals of [`crate::sim::stats`] valid for channels with memory too.
+
+use crate::error::{Error, Result};
+use rand::Rng;
+use std::fmt;
+use std::str::FromStr;
+
+/// Draws the number of failures before the first success of Bernoulli(`p`) trials.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometric {
+    p: f64,
+    ln_q: f64,
+}
+
+impl Geometric {
+    /// The sampler for success probability `p` in `[0, 1]`.
+    pub fn new(p: f64) -> Self {
+        Geometric {
+            p,
+            ln_q: (-p).ln_1p(),
+        }
+    }
+
+    /// The success probability.
+    pub fn p(&self) -> f64 {
+        self.p
+    }
+
+    /// One draw; `u64::MAX` stands for "never" (p = 0 or a gap beyond 2^63).
+    #[inline]
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
+        if self.p >= 1.0 {
+            return 0;
+        }
+        if self.p <= 0.0 {
+            return u64::MAX;
+        }
+        // 1 - [0, 1) = (0, 1]: ln is finite.
+        let u = 1.0 - rng.r#gen::<f64>();
+        // x >= 0, so truncation is the floor (and avoids a libm call).
+        let x = u.ln() / self.ln_q;
+        if x >= 9.2e18 { u64::MAX } else { x as u64 }
+    }
+
+    /// Calls `f` with the index of every success among trials `0..len`, in increasing order.
+    #[inline]
+    pub fn for_each_success<R: Rng + ?Sized>(&self, rng: &mut R, len: u64, mut f: impl FnMut(u64)) {
+        let mut pos = self.sample(rng);
+        while pos < len {
+            f(pos);
+            pos = pos.saturating_add(1).saturating_add(self.sample(rng));
+        }
+    }
+}
+
+/// A binary channel with fixed parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Channel {
+    /// The binary symmetric channel: every bit flips independently with probability `p`.
+    Bsc {
+        /// Crossover probability.
+        p: f64,
+    },
+    /// Solid bursts: every bit position starts a burst with probability `rate`, and a burst
+    /// flips `len` consecutive bits. Bits covered by several bursts flip once.
+    Burst {
+        /// Burst length in bits (>= 1).
+        len: usize,
+        /// Probability that a burst starts at a given bit.
+        rate: f64,
+    },
+    /// The Gilbert–Elliott channel: a two-state (good, bad) Markov chain advanced once per bit;
+    /// a bit flips with probability `p_g` in the good state and `p_b` in the bad state.
+    GilbertElliott {
+        /// Probability of moving from good to bad after a bit.
+        p_gb: f64,
+        /// Probability of moving from bad to good after a bit.
+        p_bg: f64,
+        /// Bit error probability in the good state.
+        p_g: f64,
+        /// Bit error probability in the bad state.
+        p_b: f64,
+    },
+}
+
+impl Channel {
+    /// The long-run probability that a bit is flipped.
+    pub fn mean_error_rate(&self) -> f64 {
+        match *self {
+            Channel::Bsc { p } => p,
+            Channel::Burst { len, rate } => -((len as f64) * (-rate).ln_1p()).exp_m1(),
+            Channel::GilbertElliott {
+                p_gb,
+                p_bg,
+                p_g,
+                p_b,
+            } => {
+                let bad = stationary_bad(p_gb, p_bg);
+                bad * p_b + (1.0 - bad) * p_g
+            }
+        }
+    }
+
+    /// True for the binary symmetric channel (the only one with exact figures).
+    pub fn is_bsc(&self) -> bool {
+        matches!(self, Channel::Bsc { .. })
+    }
+
+    /// The channel's samplers, set up once.
+    pub fn sampler(&self) -> Sampler {
+        match *self {
+            Channel::Bsc { p } => Sampler::Bsc(Geometric::new(p)),
+            Channel::Burst { len, rate } => Sampler::Burst(len, Geometric::new(rate)),
+            Channel::GilbertElliott {
+                p_gb,
+                p_bg,
+                p_g,
+                p_b,
+            } => Sampler::GilbertElliott {
+                leave: [Geometric::new(p_gb), Geometric::new(p_bg)],
+                err: [Geometric::new(p_g), Geometric::new(p_b)],
+                bad: stationary_bad(p_gb, p_bg),
+            },
+        }
+    }
+
+    /// Samples the errors of `lanes` independent frames of `len` bits each (see
+    /// [`Sampler::sample_frames`]).
+    pub fn sample_frames<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        lanes: usize,
+        len: usize,
+        flip: impl FnMut(usize, usize),
+    ) {
+        self.sampler().sample_frames(rng, lanes, len, flip);
+    }
+}
+
+/// A [`Channel`] with its geometric samplers precomputed.
+#[derive(Clone, Copy, Debug)]
+pub enum Sampler {
+    /// Binary symmetric channel.
+    Bsc(Geometric),
+    /// Solid bursts of a length, with their start sampler.
+    Burst(usize, Geometric),
+    /// Gilbert–Elliott: state-leaving and error samplers of the (good, bad) states, and the
+    /// stationary probability of the bad state.
+    GilbertElliott {
+        /// Leaving the good, the bad state.
+        leave: [Geometric; 2],
+        /// Bit errors in the good, the bad state.
+        err: [Geometric; 2],
+        /// Stationary probability of the bad state.
+        bad: f64,
+    },
+}
+
+impl Sampler {
+    /// Samples the errors of `lanes` independent frames of `len` bits each and calls
+    /// `flip(lane, position)` once per flipped bit, positions increasing within a lane for the
+    /// channels with memory.
+    pub fn sample_frames<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        lanes: usize,
+        len: usize,
+        mut flip: impl FnMut(usize, usize),
+    ) {
+        match *self {
+            Sampler::Bsc(g) => {
+                // One Bernoulli process over all lanes * len trials, lane-major.
+                g.for_each_success(rng, (lanes * len) as u64, |t| {
+                    let t = t as usize;
+                    flip(t / len, t % len);
+                });
+            }
+            Sampler::Burst(blen, g) => {
+                // Bursts that start up to blen - 1 bits before the frame still reach into it.
+                let span = (len + blen - 1) as u64;
+                for lane in 0..lanes {
+                    let mut covered = 0usize;
+                    g.for_each_success(rng, span, |s| {
+                        let start = s as usize; // frame position start - (blen - 1)
+                        let from = (start + 1).saturating_sub(blen).max(covered);
+                        let to = (start + 1).min(len);
+                        for pos in from..to {
+                            flip(lane, pos);
+                        }
+                        covered = covered.max(to);
+                    });
+                }
+            }
+            Sampler::GilbertElliott { leave, err, bad } => {
+                for lane in 0..lanes {
+                    let mut state = usize::from(rng.r#gen::<f64>() < bad);
+                    let mut pos = 0usize;
+                    while pos < len {
+                        // Bits spent in this state: 1 + failures before leaving.
+                        let stay = leave[state].sample(rng).saturating_add(1);
+                        let end = (pos as u64).saturating_add(stay).min(len as u64) as usize;
+                        err[state].for_each_success(rng, (end - pos) as u64, |t| {
+                            flip(lane, pos + t as usize);
+                        });
+                        pos = end;
+                        state ^= 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Stationary probability of the bad state.
+fn stationary_bad(p_gb: f64, p_bg: f64) -> f64 {
+    if p_gb + p_bg == 0.0 {
+        0.0
+    } else {
+        p_gb / (p_gb + p_bg)
+    }
+}
+
+/// Formats a probability so that it reads back exactly: plain decimals down to `0.0001`,
+/// scientific notation when that is shorter below.
+fn fmt_prob(x: f64) -> String {
+    let plain = format!("{x}");
+    let sci = format!("{x:e}");
+    if plain.len() > 6 && sci.len() < plain.len() {
+        sci
+    } else {
+        plain
+    }
+}
+
+impl fmt::Display for Channel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Channel::Bsc { p } => write!(f, "bsc:{}", fmt_prob(p)),
+            Channel::Burst { len, rate } => write!(f, "burst:{len}:{}", fmt_prob(rate)),
+            Channel::GilbertElliott {
+                p_gb,
+                p_bg,
+                p_g,
+                p_b,
+            } => write!(
+                f,
+                "ge:{}:{}:{}:{}",
+                fmt_prob(p_gb),
+                fmt_prob(p_bg),
+                fmt_prob(p_g),
+                fmt_prob(p_b)
+            ),
+        }
+    }
+}
+
+/// A probability in a channel spec: a number, or `p`, which stands for each value of the swept
+/// parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Param {
+    /// A fixed probability.
+    Value(f64),
+    /// The swept parameter.
+    P,
+}
+
+impl Param {
+    fn resolve(self, p: Option<f64>) -> f64 {
+        match self {
+            Param::Value(v) => v,
+            Param::P => p.expect("placeholder resolved with a value"),
+        }
+    }
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Param::Value(v) => f.write_str(&fmt_prob(*v)),
+            Param::P => f.write_str("p"),
+        }
+    }
+}
+
+/// A channel as written on the command line, possibly with `p` placeholders:
+/// `bsc` (= `bsc:p`), `bsc:P`, `burst:LEN` (= `burst:LEN:p`), `burst:LEN:RATE`,
+/// `ge:P_GB:P_BG:P_G:P_B` (also `gilbert-elliott:...`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ChannelSpec {
+    /// `bsc:P`.
+    Bsc(Param),
+    /// `burst:LEN:RATE`.
+    Burst(usize, Param),
+    /// `ge:P_GB:P_BG:P_G:P_B`.
+    GilbertElliott([Param; 4]),
+}
+
+impl ChannelSpec {
+    fn params(&self) -> Vec<Param> {
+        match self {
+            ChannelSpec::Bsc(p) => vec![*p],
+            ChannelSpec::Burst(_, r) => vec![*r],
+            ChannelSpec::GilbertElliott(ps) => ps.to_vec(),
+        }
+    }
+
+    /// True when the spec contains `p`, so that it needs values of the swept parameter.
+    pub fn has_placeholder(&self) -> bool {
+        self.params().contains(&Param::P)
+    }
+
+    /// The channel with every `p` replaced by `p`.
+    ///
+    /// # Errors
+    /// [`Error::Spec`] when the spec has a placeholder and `p` is `None`, or a probability is
+    /// outside `[0, 1]`.
+    pub fn resolve(&self, p: Option<f64>) -> Result<Channel> {
+        let text = self.to_string();
+        if self.has_placeholder() && p.is_none() {
+            return Err(Error::spec(
+                text,
+                "the channel contains `p`: give its values with --p",
+            ));
+        }
+        let ch = match *self {
+            ChannelSpec::Bsc(q) => Channel::Bsc { p: q.resolve(p) },
+            ChannelSpec::Burst(len, r) => Channel::Burst {
+                len,
+                rate: r.resolve(p),
+            },
+            ChannelSpec::GilbertElliott([a, b, c, d]) => Channel::GilbertElliott {
+                p_gb: a.resolve(p),
+                p_bg: b.resolve(p),
+                p_g: c.resolve(p),
+                p_b: d.resolve(p),
+            },
+        };
+        let probs: Vec<f64> = match ch {
+            Channel::Bsc { p } => vec![p],
+            Channel::Burst { rate, .. } => vec![rate],
+            Channel::GilbertElliott {
+                p_gb,
+                p_bg,
+                p_g,
+                p_b,
+            } => vec![p_gb, p_bg, p_g, p_b],
+        };
+        if let Some(bad) = probs.iter().find(|x| !(0.0..=1.0).contains(*x)) {
+            return Err(Error::spec(
+                text,
+                format!("expected probabilities in [0, 1], found {bad}"),
+            ));
+        }
+        Ok(ch)
+    }
+}
+
+impl fmt::Display for ChannelSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChannelSpec::Bsc(p) => write!(f, "bsc:{p}"),
+            ChannelSpec::Burst(len, r) => write!(f, "burst:{len}:{r}"),
+            ChannelSpec::GilbertElliott([a, b, c, d]) => write!(f, "ge:{a}:{b}:{c}:{d}"),
+        }
+    }
+}
+
+fn parse_param(s: &str, full: &str) -> Result<Param> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("p") {
+        return Ok(Param::P);
+    }
+    match t.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(Param::Value(v)),
+        _ => Err(Error::spec(
+            full,
+            format!("expected a probability in [0, 1] or `p`, found `{t}`"),
+        )),
+    }
+}
+
+impl FromStr for ChannelSpec {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        let parts: Vec<&str> = s.trim().split(':').collect();
+        let family = parts[0].to_ascii_lowercase();
+        let args = &parts[1..];
+        let usage = |what: &str| {
+            Err(Error::spec(
+                s,
+                format!("expected {what}, found {} parameter(s)", args.len()),
+            ))
+        };
+        match family.as_str() {
+            "bsc" => match args {
+                [] => Ok(ChannelSpec::Bsc(Param::P)),
+                [p] => Ok(ChannelSpec::Bsc(parse_param(p, s)?)),
+                _ => usage("bsc or bsc:P"),
+            },
+            "burst" => {
+                let (len, rate) = match args {
+                    [len] => (*len, Param::P),
+                    [len, rate] => (*len, parse_param(rate, s)?),
+                    _ => return usage("burst:LEN or burst:LEN:RATE"),
+                };
+                match len.trim().parse::<usize>() {
+                    Ok(l) if l >= 1 => Ok(ChannelSpec::Burst(l, rate)),
+                    _ => Err(Error::spec(
+                        s,
+                        format!("expected a burst length >= 1, found `{len}`"),
+                    )),
+                }
+            }
+            "ge" | "gilbert-elliott" => match args {
+                [a, b, c, d] => Ok(ChannelSpec::GilbertElliott([
+                    parse_param(a, s)?,
+                    parse_param(b, s)?,
+                    parse_param(c, s)?,
+                    parse_param(d, s)?,
+                ])),
+                _ => usage("ge:P_GB:P_BG:P_G:P_B"),
+            },
+            other => Err(Error::spec(
+                s,
+                format!("unknown channel `{other}` (expected bsc, burst or ge)"),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn geometric_mean_matches() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for &p in &[0.5, 0.1, 0.01] {
+            let g = Geometric::new(p);
+            let trials = 200_000;
+            let sum: f64 = (0..trials).map(|_| g.sample(&mut rng) as f64).sum();
+            let mean = sum / trials as f64;
+            let expect = (1.0 - p) / p;
+            // Standard deviation of the mean is sqrt(1-p)/p/sqrt(trials).
+            let sd = (1.0 - p).sqrt() / p / (trials as f64).sqrt();
+            assert!((mean - expect).abs() < 5.0 * sd, "p={p} mean={mean}");
+        }
+        assert_eq!(Geometric::new(0.0).sample(&mut rng), u64::MAX);
+        assert_eq!(Geometric::new(1.0).sample(&mut rng), 0);
+    }
+
+    fn count_errors(ch: &Channel, lanes: usize, len: usize, seed: u64) -> Vec<Vec<usize>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = vec![Vec::new(); lanes];
+        ch.sample_frames(&mut rng, lanes, len, |l, p| out[l].push(p));
+        out
+    }
+
+    #[test]
+    fn bsc_rate_and_bounds() {
+        let ch = Channel::Bsc { p: 0.02 };
+        let frames = count_errors(&ch, 64, 1000, 7);
+        let total: usize = frames.iter().map(|f| f.len()).sum();
+        // 64000 trials, mean 1280, sd ~35.4.
+        assert!((total as f64 - 1280.0).abs() < 5.0 * 35.4, "{total}");
+        for f in &frames {
+            assert!(f.iter().all(|&p| p < 1000));
+            assert!(f.windows(2).all(|w| w[0] < w[1]));
+        }
+        assert!(
+            count_errors(&Channel::Bsc { p: 0.0 }, 64, 100, 1)
+                .iter()
+                .all(|f| f.is_empty())
+        );
+        let all = count_errors(&Channel::Bsc { p: 1.0 }, 3, 10, 1);
+        assert!(all.iter().all(|f| f.len() == 10));
+    }
+
+    #[test]
+    fn bursts_are_solid_and_unique() {
+        let ch = Channel::Burst { len: 5, rate: 0.01 };
+        let frames = count_errors(&ch, 64, 400, 3);
+        let mut total = 0usize;
+        for f in &frames {
+            assert!(f.windows(2).all(|w| w[0] < w[1]), "no bit flips twice");
+            assert!(f.iter().all(|&p| p < 400));
+            total += f.len();
+        }
+        let mean = ch.mean_error_rate() * 64.0 * 400.0;
+        // Burst errors are correlated (clusters of ~5): allow a wide margin.
+        assert!(
+            (total as f64 - mean).abs() < 0.25 * mean,
+            "{total} vs {mean}"
+        );
+        // Rate 1: every bit covered.
+        let full = count_errors(&Channel::Burst { len: 3, rate: 1.0 }, 2, 17, 1);
+        assert!(full.iter().all(|f| *f == (0..17).collect::<Vec<_>>()));
+        // A burst in the middle of a clean frame is one run of `len` bits.
+        let single = count_errors(
+            &Channel::Burst {
+                len: 4,
+                rate: 0.002,
+            },
+            64,
+            50,
+            9,
+        );
+        for f in single.iter().filter(|f| !f.is_empty()) {
+            let runs = f.windows(2).filter(|w| w[1] != w[0] + 1).count() + 1;
+            let interior = f[0] > 0 && *f.last().unwrap() < 49;
+            if runs == 1 && interior {
+                assert_eq!(f.len(), 4);
+            }
+        }
+    }
+
+    #[test]
+    fn gilbert_elliott_rate() {
+        let ch = Channel::GilbertElliott {
+            p_gb: 0.01,
+            p_bg: 0.1,
+            p_g: 0.001,
+            p_b: 0.2,
+        };
+        let expect = (0.01 / 0.11) * 0.2 + (0.1 / 0.11) * 0.001;
+        assert!((ch.mean_error_rate() - expect).abs() < 1e-15);
+        let mut total = 0usize;
+        for seed in 0..20 {
+            total += count_errors(&ch, 64, 2000, seed)
+                .iter()
+                .map(|f| f.len())
+                .sum::<usize>();
+        }
+        let mean = expect * 20.0 * 64.0 * 2000.0;
+        assert!(
+            (total as f64 - mean).abs() < 0.1 * mean,
+            "{total} vs {mean}"
+        );
+        // Only the good state, p_g = 0: no errors at all.
+        let quiet = Channel::GilbertElliott {
+            p_gb: 0.0,
+            p_bg: 0.5,
+            p_g: 0.0,
+            p_b: 1.0,
+        };
+        assert!(
+            count_errors(&quiet, 64, 100, 1)
+                .iter()
+                .all(|f| f.is_empty())
+        );
+    }
+
+    #[test]
+    fn specs_parse_resolve_and_print() {
+        let s: ChannelSpec = "bsc".parse().unwrap();
+        assert!(s.has_placeholder());
+        assert_eq!(s.resolve(Some(1e-3)).unwrap().to_string(), "bsc:0.001");
+        assert!(s.resolve(None).is_err());
+        let b: ChannelSpec = "burst:8:1e-4".parse().unwrap();
+        assert!(!b.has_placeholder());
+        assert_eq!(
+            b.resolve(None).unwrap(),
+            Channel::Burst { len: 8, rate: 1e-4 }
+        );
+        assert_eq!(b.to_string(), "burst:8:0.0001");
+        let tiny: ChannelSpec = "bsc:0.000001".parse().unwrap();
+        assert_eq!(tiny.to_string(), "bsc:1e-6");
+        let g: ChannelSpec = "ge:0.01:0.1:p:0.5".parse().unwrap();
+        assert_eq!(g.to_string(), "ge:0.01:0.1:p:0.5");
+        assert_eq!(
+            g.resolve(Some(0.25)).unwrap().to_string(),
+            "ge:0.01:0.1:0.25:0.5"
+        );
+        for bad in [
+            "bsc:2",
+            "bsc:1:2",
+            "burst",
+            "burst:0:0.1",
+            "burst:x",
+            "ge:1:2",
+            "ge:0.1:0.1:0.1:-1",
+            "awgn",
+        ] {
+            assert!(bad.parse::<ChannelSpec>().is_err(), "{bad}");
+        }
+        assert!(
+            "bsc"
+                .parse::<ChannelSpec>()
+                .unwrap()
+                .resolve(Some(1.5))
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,606 @@
+//! The Monte Carlo engine: frames through a channel and back through a decoder, counted until a
+//! stop rule is met.
+//!
+//! Work is cut into batches of 64 frames. Batch `i` draws all of its randomness (messages, then
+//! channel errors) from its own ChaCha8 stream: the key is a SHA-256 of the seed, the code, the
+//! channel and the interleaving depth, the stream number is `i`. Batches are run in rounds of a
+//! fixed, growing size, and the stop rule is checked between rounds. The counts of a run are
+//! therefore a function of the seed alone: the same for any thread count (only `max_seconds`
+//! depends on the clock).
+//!
+//! A frame is one codeword, or with interleaving depth `D` one block of `D` codewords sent
+//! interleaved (bit `j` of codeword `c` goes out at time `j * D + c`), so that a burst of up to
+//! `D` bits touches each codeword at most once. A frame is in error when the decoder detects
+//! an uncorrectable error in any of its codewords (a *detected* frame) or a decoded message
+//! differs from the one sent (a *miscorrected* frame, when nothing was detected). Bit errors
+//! count the wrong message bits delivered: the decoded message, or for a detected codeword the
+//! message bits as received.
+
+use super::channel::{Channel, Sampler};
+use super::kernel::SlicedCode;
+use super::report::PointResult;
+use crate::code::{BlockCode, Status, build};
+use crate::error::{Error, Result};
+use crate::gf2::BitVec;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::time::Instant;
+
+/// Frames per batch: one per bit of a `u64`.
+pub const LANES: u64 = 64;
+
+/// Event counts of a simulation; they add up across batches, threads and runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Frames sent.
+    pub frames: u64,
+    /// Frames in error (`detected_frames + miscorrected_frames`).
+    pub frame_errors: u64,
+    /// Frames in which the decoder detected an error it could not correct.
+    pub detected_frames: u64,
+    /// Frames delivered with a wrong message and no detection.
+    pub miscorrected_frames: u64,
+    /// Wrong message bits delivered.
+    pub bit_errors: u64,
+    /// Sum over frames of the squared number of wrong message bits (for the BER interval).
+    pub bit_errors_sq: u128,
+    /// Bits flipped by the channel.
+    pub channel_bit_errors: u64,
+}
+
+impl std::ops::Add for Counts {
+    type Output = Counts;
+
+    /// The sum of two counts.
+    fn add(self, o: Counts) -> Counts {
+        Counts {
+            frames: self.frames + o.frames,
+            frame_errors: self.frame_errors + o.frame_errors,
+            detected_frames: self.detected_frames + o.detected_frames,
+            miscorrected_frames: self.miscorrected_frames + o.miscorrected_frames,
+            bit_errors: self.bit_errors + o.bit_errors,
+            bit_errors_sq: self.bit_errors_sq + o.bit_errors_sq,
+            channel_bit_errors: self.channel_bit_errors + o.channel_bit_errors,
+        }
+    }
+}
+
+/// Which path decodes the frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The bit-sliced kernels of [`SlicedCode`] (the default).
+    Sliced,
+    /// One codeword at a time through [`BlockCode::encode`] and [`BlockCode::decode`]: slow, the
+    /// reference the sliced path is checked against. Same randomness, so same counts.
+    Reference,
+}
+
+impl Engine {
+    /// `sliced` or `reference`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Engine::Sliced => "sliced",
+            Engine::Reference => "reference",
+        }
+    }
+}
+
+/// When to stop simulating a point (checked between rounds of batches, as in AFF3CT).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StopRule {
+    /// Stop once this many frame errors are seen (0: no such rule).
+    pub min_frame_errors: u64,
+    /// Never send more than this many frames (0: no limit). Met exactly.
+    pub max_frames: u64,
+    /// Stop after this many seconds (0: no limit).
+    pub max_seconds: f64,
+}
+
+impl Default for StopRule {
+    fn default() -> Self {
+        StopRule {
+            min_frame_errors: 100,
+            max_frames: 10_000_000,
+            max_seconds: 0.0,
+        }
+    }
+}
+
+/// Why a point stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// `min_frame_errors` frame errors were seen.
+    FrameErrors,
+    /// `max_frames` frames were sent.
+    MaxFrames,
+    /// `max_seconds` passed.
+    MaxSeconds,
+}
+
+impl StopReason {
+    /// `frame_errors`, `max_frames` or `max_seconds`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            StopReason::FrameErrors => "frame_errors",
+            StopReason::MaxFrames => "max_frames",
+            StopReason::MaxSeconds => "max_seconds",
+        }
+    }
+}
+
+/// The outcome of simulating one point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    /// What was counted.
+    pub counts: Counts,
+    /// Why it stopped.
+    pub stop_reason: StopReason,
+    /// Wall-clock time.
+    pub seconds: f64,
+}
+
+/// Reusable buffers of one worker.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    tx: Vec<u64>,
+    rx: Vec<u64>,
+}
+
+/// A code on a channel, ready to simulate.
+#[derive(Debug)]
+pub struct Simulator {
+    code: Box<dyn BlockCode>,
+    kernel: SlicedCode,
+    channel: Channel,
+    sampler: Sampler,
+    interleave: usize,
+    key: [u8; 32],
+    seed: u64,
+    engine: Engine,
+}
+
+impl Simulator {
+    /// A simulator of `code` on `channel` with interleaving depth `interleave` (>= 1), its
+    /// randomness derived from `seed`.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] for a depth of 0 or a frame beyond 2^32 bits.
+    pub fn new(
+        code: &dyn BlockCode,
+        channel: Channel,
+        interleave: usize,
+        seed: u64,
+        engine: Engine,
+    ) -> Result<Self> {
+        if interleave == 0 || code.n().saturating_mul(interleave) > 1 << 32 {
+            return Err(Error::Limit {
+                what: format!("interleaving depth {interleave}"),
+                reason: format!(
+                    "expected 1 <= D and n * D <= 2^32 bits, found n = {}",
+                    code.n()
+                ),
+            });
+        }
+        let mut h = Sha256::new();
+        h.update(format!(
+            "tilecode-sim/1|{seed}|{}|{channel}|{interleave}",
+            code.spec()
+        ));
+        Ok(Simulator {
+            code: build(&code.spec()),
+            kernel: SlicedCode::new(code),
+            channel,
+            sampler: channel.sampler(),
+            interleave,
+            key: h.finalize().into(),
+            seed,
+            engine,
+        })
+    }
+
+    /// The code.
+    pub fn code(&self) -> &dyn BlockCode {
+        self.code.as_ref()
+    }
+
+    /// The bit-sliced kernel.
+    pub fn kernel(&self) -> &SlicedCode {
+        &self.kernel
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> Channel {
+        self.channel
+    }
+
+    /// Message bits per frame, `k * D`.
+    pub fn message_bits_per_frame(&self) -> u64 {
+        (self.code.k() * self.interleave) as u64
+    }
+
+    fn rng(&self, batch: u64) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::from_seed(self.key);
+        rng.set_stream(batch);
+        rng
+    }
+
+    /// Runs batch number `batch` (64 frames) and counts the frames of the lanes in `active`.
+    pub fn batch(&self, scratch: &mut Scratch, batch: u64, active: u64) -> Counts {
+        match self.engine {
+            Engine::Sliced => self.batch_sliced(scratch, batch, active),
+            Engine::Reference => self.batch_reference(batch, active),
+        }
+    }
+
+    fn batch_sliced(&self, s: &mut Scratch, batch: u64, active: u64) -> Counts {
+        let (n, d) = (self.code.n(), self.interleave);
+        let pos = self.kernel.message_positions();
+        let mut rng = self.rng(batch);
+        s.tx.resize(n * d, 0);
+        s.rx.resize(n * d, 0);
+        for cw in s.tx.chunks_exact_mut(n) {
+            for &p in pos {
+                cw[p] = rng.next_u64();
+            }
+            self.kernel.encode(cw);
+        }
+        s.rx.copy_from_slice(&s.tx);
+        let mut channel_errors = 0u64;
+        let rx = &mut s.rx;
+        self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
+            rx[(t % d) * n + t / d] ^= 1 << lane;
+            channel_errors += (active >> lane) & 1;
+        });
+        let mut detected = 0u64;
+        for cw in rx.chunks_exact_mut(n) {
+            detected |= self.kernel.decode(cw);
+        }
+        let mut wrong = 0u64;
+        let mut bit_errors = 0u64;
+        let mut per_lane = [0u64; 64];
+        for (t, r) in s.tx.chunks_exact(n).zip(s.rx.chunks_exact(n)) {
+            for &p in pos {
+                let x = (t[p] ^ r[p]) & active;
+                if x != 0 {
+                    wrong |= x;
+                    bit_errors += u64::from(x.count_ones());
+                    let mut m = x;
+                    while m != 0 {
+                        per_lane[m.trailing_zeros() as usize] += 1;
+                        m &= m - 1;
+                    }
+                }
+            }
+        }
+        finish(
+            active,
+            detected,
+            wrong,
+            bit_errors,
+            &per_lane,
+            channel_errors,
+        )
+    }
+
+    fn batch_reference(&self, batch: u64, active: u64) -> Counts {
+        let code = self.code.as_ref();
+        let (n, k, d) = (code.n(), code.k(), self.interleave);
+        let pos = code.message_positions();
+        let mut rng = self.rng(batch);
+        // The same draws as the sliced path: message words codeword by codeword, then errors.
+        let mut words = vec![0u64; k * d];
+        for c in 0..d {
+            for i in 0..k {
+                words[c * k + i] = rng.next_u64();
+            }
+        }
+        let mut errors: Vec<Vec<(usize, usize)>> = vec![Vec::new(); 64];
+        self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
+            errors[lane].push((t % d, t / d));
+        });
+        let (mut detected, mut wrong, mut bit_errors, mut channel_errors) = (0u64, 0u64, 0, 0);
+        let mut per_lane = [0u64; 64];
+        for lane in 0..64 {
+            if (active >> lane) & 1 == 0 {
+                continue;
+            }
+            channel_errors += errors[lane].len() as u64;
+            for c in 0..d {
+                let msg = BitVec::from_bools(
+                    &(0..k)
+                        .map(|i| (words[c * k + i] >> lane) & 1 == 1)
+                        .collect::<Vec<_>>(),
+                );
+                let mut word = code.encode(&msg);
+                for &(_, p) in errors[lane].iter().filter(|e| e.0 == c) {
+                    word.flip(p);
+                }
+                let dec = code.decode(&word);
+                let delivered = match dec.status {
+                    Status::Detected => {
+                        detected |= 1 << lane;
+                        code.extract(&word)
+                    }
+                    _ => dec.message.expect("accepted words carry a message"),
+                };
+                let mut diff = delivered;
+                diff.xor_assign(&msg);
+                let w = diff.weight() as u64;
+                if w > 0 {
+                    wrong |= 1 << lane;
+                    bit_errors += w;
+                    per_lane[lane] += w;
+                }
+            }
+        }
+        debug_assert!(pos.len() == k);
+        finish(
+            active,
+            detected,
+            wrong,
+            bit_errors,
+            &per_lane,
+            channel_errors,
+        )
+    }
+
+    /// Simulates until `stop` is met, on `threads` threads (1: on the calling thread).
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when the stop rule has no limit at all or the thread pool cannot start.
+    pub fn run(&self, stop: &StopRule, threads: usize) -> Result<Run> {
+        if stop.min_frame_errors == 0 && stop.max_frames == 0 && stop.max_seconds <= 0.0 {
+            return Err(Error::Limit {
+                what: "a simulation without a stop rule".into(),
+                reason: "expected --min-frame-errors, --max-frames or --max-seconds above 0".into(),
+            });
+        }
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| Error::Limit {
+                        what: format!("{threads} threads"),
+                        reason: e.to_string(),
+                    })?,
+            )
+        } else {
+            None
+        };
+        let start = Instant::now();
+        let bits_per_batch = (LANES as usize * self.code.n() * self.interleave).max(1);
+        let cap = ((1usize << 26) / bits_per_batch).max(1) as u64;
+        let mut total = Counts::default();
+        let mut next = 0u64;
+        let mut round = 0u32;
+        let mut scratch = Scratch::default();
+        let reason = loop {
+            if stop.min_frame_errors > 0 && total.frame_errors >= stop.min_frame_errors {
+                break StopReason::FrameErrors;
+            }
+            if stop.max_frames > 0 && total.frames >= stop.max_frames {
+                break StopReason::MaxFrames;
+            }
+            if stop.max_seconds > 0.0 && start.elapsed().as_secs_f64() >= stop.max_seconds {
+                break StopReason::MaxSeconds;
+            }
+            let mut count = (1u64 << round.min(40)).min(cap);
+            let mut last_active = !0u64;
+            if stop.max_frames > 0 {
+                let remaining = stop.max_frames - total.frames;
+                let batches = remaining.div_ceil(LANES);
+                if count >= batches {
+                    count = batches;
+                    if remaining % LANES != 0 {
+                        last_active = (1u64 << (remaining % LANES)) - 1;
+                    }
+                }
+            }
+            let end = next + count;
+            let active = |i: u64| if i + 1 == end { last_active } else { !0 };
+            let counts = match &pool {
+                None => (next..end).fold(Counts::default(), |acc, i| {
+                    acc + self.batch(&mut scratch, i, active(i))
+                }),
+                Some(pool) => pool.install(|| {
+                    (next as usize..end as usize)
+                        .into_par_iter()
+                        .with_min_len(4)
+                        .map_init(Scratch::default, |s, i| {
+                            self.batch(s, i as u64, active(i as u64))
+                        })
+                        .reduce(Counts::default, |a, b| a + b)
+                }),
+            };
+            total = total + counts;
+            next = end;
+            round += 1;
+        };
+        Ok(Run {
+            counts: total,
+            stop_reason: reason,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+impl Simulator {
+    /// Simulates until `stop` is met and reports the point, labelled with the swept value `p`
+    /// (no exact figures: see [`crate::sim::exact`]).
+    ///
+    /// # Errors
+    /// As [`Simulator::run`].
+    pub fn point(&self, p: f64, stop: &StopRule, threads: usize) -> Result<PointResult> {
+        let run = self.run(stop, threads)?;
+        Ok(PointResult {
+            code: self.code.spec().to_string(),
+            n: self.code.n(),
+            k: self.code.k(),
+            channel: self.channel.to_string(),
+            p,
+            interleave: self.interleave,
+            engine: self.engine.as_str().into(),
+            kernel: match self.engine {
+                Engine::Sliced => self.kernel.kernel_name().into(),
+                Engine::Reference => "block_code".into(),
+            },
+            seeds: vec![self.seed],
+            threads: threads.max(1),
+            counts: run.counts,
+            stop_reason: run.stop_reason.as_str().into(),
+            seconds: run.seconds,
+            exact: None,
+            distances: None,
+        })
+    }
+}
+
+/// Frame-level counts of a batch from its lane masks.
+fn finish(
+    active: u64,
+    detected: u64,
+    wrong: u64,
+    bit_errors: u64,
+    per_lane: &[u64; 64],
+    channel_bit_errors: u64,
+) -> Counts {
+    let detected = detected & active;
+    let wrong = wrong & active;
+    Counts {
+        frames: u64::from(active.count_ones()),
+        frame_errors: u64::from((detected | wrong).count_ones()),
+        detected_frames: u64::from(detected.count_ones()),
+        miscorrected_frames: u64::from((wrong & !detected).count_ones()),
+        bit_errors,
+        bit_errors_sq: per_lane
+            .iter()
+            .map(|&x| u128::from(x) * u128::from(x))
+            .sum(),
+        channel_bit_errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::from_spec_str;
+
+    fn sim(spec: &str, ch: Channel, d: usize, seed: u64, engine: Engine) -> Simulator {
+        Simulator::new(from_spec_str(spec).unwrap().as_ref(), ch, d, seed, engine).unwrap()
+    }
+
+    #[test]
+    fn sliced_equals_reference_batch_by_batch() {
+        let channels = [
+            Channel::Bsc { p: 0.02 },
+            Channel::Burst { len: 3, rate: 0.01 },
+            Channel::GilbertElliott {
+                p_gb: 0.02,
+                p_bg: 0.2,
+                p_g: 0.001,
+                p_b: 0.1,
+            },
+        ];
+        for spec in [
+            "alien:5x5",
+            "alien:4x5",
+            "secded:13",
+            "hamming:7",
+            "repetition:4",
+        ] {
+            for ch in channels {
+                for d in [1, 3] {
+                    let a = sim(spec, ch, d, 9, Engine::Sliced);
+                    let b = sim(spec, ch, d, 9, Engine::Reference);
+                    let mut s = Scratch::default();
+                    for i in 0..8 {
+                        let active = if i == 7 { 0x00ff_00ff_0f0f_1234 } else { !0 };
+                        assert_eq!(
+                            a.batch(&mut s, i, active),
+                            b.batch(&mut s, i, active),
+                            "{spec} {ch} D={d} batch {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counts_do_not_depend_on_threads() {
+        let s = sim("alien:9x9", Channel::Bsc { p: 0.01 }, 1, 3, Engine::Sliced);
+        let stop = StopRule {
+            min_frame_errors: 300,
+            max_frames: 0,
+            max_seconds: 0.0,
+        };
+        let one = s.run(&stop, 1).unwrap();
+        let two = s.run(&stop, 2).unwrap();
+        assert_eq!(one.counts, two.counts);
+        assert_eq!(one.stop_reason, StopReason::FrameErrors);
+        assert!(one.counts.frame_errors >= 300);
+        let other = sim("alien:9x9", Channel::Bsc { p: 0.01 }, 1, 4, Engine::Sliced);
+        assert_ne!(other.run(&stop, 1).unwrap().counts, one.counts);
+    }
+
+    #[test]
+    fn max_frames_is_exact_and_counts_are_consistent() {
+        let s = sim("secded:72", Channel::Bsc { p: 0.01 }, 2, 1, Engine::Sliced);
+        let stop = StopRule {
+            min_frame_errors: 0,
+            max_frames: 1000,
+            max_seconds: 0.0,
+        };
+        let r = s.run(&stop, 1).unwrap();
+        let c = r.counts;
+        assert_eq!(c.frames, 1000);
+        assert_eq!(r.stop_reason, StopReason::MaxFrames);
+        assert_eq!(c.frame_errors, c.detected_frames + c.miscorrected_frames);
+        assert!(c.bit_errors_sq >= u128::from(c.bit_errors));
+        // The channel flips about 1% of 1000 * 144 bits.
+        assert!((1000..2000).contains(&c.channel_bit_errors), "{c:?}");
+        assert!(
+            s.run(
+                &StopRule {
+                    min_frame_errors: 0,
+                    max_frames: 0,
+                    max_seconds: 0.0
+                },
+                1
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn interleaving_corrects_bursts_up_to_depth() {
+        // A burst of 8 bits meets each of 8 interleaved alien codewords once: all corrected.
+        // Rare enough that two bursts in one frame almost never happen.
+        let ch = Channel::Burst { len: 8, rate: 1e-4 };
+        let stop = StopRule {
+            min_frame_errors: 0,
+            max_frames: 20_000,
+            max_seconds: 0.0,
+        };
+        let deep = sim("alien:9x9", ch, 8, 1, Engine::Sliced)
+            .run(&stop, 1)
+            .unwrap();
+        let flat = sim("alien:9x9", ch, 1, 1, Engine::Sliced)
+            .run(&stop, 1)
+            .unwrap();
+        assert!(deep.counts.channel_bit_errors > 1000);
+        // P(two bursts in one 648-bit frame) ~ 648^2 / 2 * 1e-8 ~ 0.2%: a few frames at most.
+        assert!(
+            deep.counts.frame_errors * 200 < deep.counts.frames,
+            "{deep:?}"
+        );
+        // Without interleaving nearly every burst is fatal.
+        assert!(
+            flat.counts.frame_errors * 2 > flat.counts.channel_bit_errors / 8,
+            "{flat:?}"
+        );
+    }
+}

@@ -1,0 +1,503 @@
+//! `tilecode simulate` end to end.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn tilecode() -> Command {
+    Command::cargo_bin("tilecode").unwrap()
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let out = tilecode()
+        .arg("simulate")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn results(v: &Value) -> &Vec<Value> {
+    v["results"].as_array().unwrap()
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+fn u(v: &Value, key: &str) -> u64 {
+    v[key].as_u64().unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+mod exact {
+    use super::*;
+
+    /// The documented command: simulated FER, detected and miscorrection rates with their
+    /// intervals beside the exact values, which the intervals must contain.
+    #[test]
+    fn simulated_fer_is_inside_the_interval_around_the_exact_value() {
+        let v = run_json(&["alien:9x9", "secded:81", "--p", "1e-2,1e-3", "--exact"]);
+        let rs = results(&v);
+        assert_eq!(rs.len(), 4);
+        let want = [
+            ("alien:9x9", 1e-2),
+            ("alien:9x9", 1e-3),
+            ("secded:81", 1e-2),
+            ("secded:81", 1e-3),
+        ];
+        for (r, (code, p)) in rs.iter().zip(want) {
+            assert_eq!(r["code"], code);
+            assert_eq!(f(r, "p"), p);
+            assert!(u(r, "frame_errors") >= 100, "{r}");
+            assert_eq!(r["stop_reason"], "frame_errors");
+            let exact = f(&r["exact"], "fer");
+            let ci = r["fer_ci"].as_array().unwrap();
+            let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+            assert!(
+                lo <= exact && exact <= hi,
+                "{code} p={p}: exact FER {exact} outside [{lo}, {hi}]"
+            );
+            assert!(lo <= f(r, "fer") && f(r, "fer") <= hi);
+            for key in [
+                "frames",
+                "frame_errors",
+                "fer",
+                "fer_ci",
+                "bit_errors",
+                "ber",
+                "ber_ci",
+                "detected_rate",
+                "miscorrection_rate",
+                "stop_reason",
+                "seconds",
+                "info_bits_per_second",
+                "detected_frames",
+                "miscorrected_frames",
+                "message_bits",
+                "seed",
+                "threads",
+            ] {
+                assert!(r.get(key).is_some(), "missing {key}");
+            }
+            for key in ["fer", "detected_rate", "miscorrection_rate"] {
+                assert!(r["exact"][key].is_f64(), "exact.{key}");
+            }
+        }
+        // Same length, same t: the FER of both codes is the same; their miscorrection is not.
+        assert_eq!(f(&rs[0]["exact"], "fer"), f(&rs[2]["exact"], "fer"));
+        assert!(
+            f(&rs[0]["exact"], "miscorrection_rate") * 5.0
+                < f(&rs[2]["exact"], "miscorrection_rate")
+        );
+    }
+
+    #[test]
+    fn exact_needs_the_binary_symmetric_channel() {
+        tilecode()
+            .args([
+                "simulate",
+                "alien:9x9",
+                "--channel",
+                "burst:4",
+                "--p",
+                "1e-3",
+                "--exact",
+            ])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "--exact needs the binary symmetric channel",
+            ));
+    }
+}
+
+mod merge {
+    use super::*;
+    use std::fs;
+
+    fn seeded(dir: &std::path::Path, seed: &str) -> (std::path::PathBuf, Value) {
+        let v = run_json(&[
+            "alien:9x9",
+            "secded:72",
+            "--p",
+            "1e-2,3e-3",
+            "--seed",
+            seed,
+            "--max-frames",
+            "5000",
+        ]);
+        let path = dir.join(format!("run{seed}.json"));
+        fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+        (path, v)
+    }
+
+    #[test]
+    fn merged_counts_are_the_sums() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pa, a) = seeded(dir.path(), "1");
+        let (pb, b) = seeded(dir.path(), "2");
+        assert_ne!(results(&a)[0]["bit_errors"], results(&b)[0]["bit_errors"]);
+        let m = run_json(&["--merge", pa.to_str().unwrap(), pb.to_str().unwrap()]);
+        let (ra, rb, rm) = (results(&a), results(&b), results(&m));
+        assert_eq!(rm.len(), ra.len());
+        for i in 0..rm.len() {
+            for key in [
+                "frames",
+                "frame_errors",
+                "bit_errors",
+                "detected_frames",
+                "miscorrected_frames",
+                "channel_bit_errors",
+                "message_bits",
+                "bit_errors_sq",
+            ] {
+                assert_eq!(u(&rm[i], key), u(&ra[i], key) + u(&rb[i], key), "{key}");
+            }
+            assert_eq!(rm[i]["seeds"], serde_json::json!([1, 2]));
+            assert_eq!(rm[i]["stop_reason"], "merged");
+            let fer = u(&rm[i], "frame_errors") as f64 / u(&rm[i], "frames") as f64;
+            assert_eq!(f(&rm[i], "fer"), fer);
+            // The merged interval is the interval of the summed counts: narrower than either.
+            let w = |r: &Value| {
+                let c = r["fer_ci"].as_array().unwrap();
+                c[1].as_f64().unwrap() - c[0].as_f64().unwrap()
+            };
+            assert!(w(&rm[i]) < w(&ra[i]) && w(&rm[i]) < w(&rb[i]));
+        }
+    }
+
+    #[test]
+    fn mismatched_runs_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pa, _) = seeded(dir.path(), "1");
+        let other = run_json(&[
+            "alien:9x9",
+            "--p",
+            "1e-2",
+            "--seed",
+            "2",
+            "--max-frames",
+            "640",
+        ]);
+        let pb = dir.path().join("other.json");
+        fs::write(&pb, serde_json::to_string(&other).unwrap()).unwrap();
+        tilecode()
+            .args([
+                "simulate",
+                "--merge",
+                pa.to_str().unwrap(),
+                pb.to_str().unwrap(),
+            ])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with("tilecode: cannot merge runs:"))
+            .stderr(predicate::str::contains('\n').count(1));
+        // The same run twice repeats the same frames.
+        tilecode()
+            .args([
+                "simulate",
+                "--merge",
+                pa.to_str().unwrap(),
+                pa.to_str().unwrap(),
+            ])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("seed 1 appears twice"));
+        let junk = dir.path().join("junk.json");
+        fs::write(&junk, "{\"results\": [{\"code\": \"alien:9x9\"}]}").unwrap();
+        tilecode()
+            .args(["simulate", "--merge", junk.to_str().unwrap()])
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains("expected `frames`")
+                    .or(predicate::str::contains("expected `")),
+            );
+    }
+}
+
+mod determinism {
+    use super::*;
+
+    fn counts(v: &Value) -> Vec<(u64, u64, u64)> {
+        results(v)
+            .iter()
+            .map(|r| (u(r, "frames"), u(r, "frame_errors"), u(r, "bit_errors")))
+            .collect()
+    }
+
+    #[test]
+    fn same_seed_same_counts_on_any_thread_count() {
+        let args = [
+            "alien:9x9",
+            "--p",
+            "1e-2",
+            "--seed",
+            "9",
+            "--min-frame-errors",
+            "200",
+        ];
+        let one = run_json(&[&args[..], &["--threads", "1"]].concat());
+        let two = run_json(&[&args[..], &["--threads", "2"]].concat());
+        let three = run_json(&[&args[..], &["--threads", "3"]].concat());
+        assert_eq!(counts(&one), counts(&two));
+        assert_eq!(counts(&one), counts(&three));
+        let other = run_json(&[
+            "alien:9x9",
+            "--p",
+            "1e-2",
+            "--seed",
+            "10",
+            "--min-frame-errors",
+            "200",
+        ]);
+        assert_ne!(counts(&one), counts(&other));
+    }
+
+    #[test]
+    fn reference_engine_agrees() {
+        let args = [
+            "alien:5x5",
+            "hamming:15",
+            "--p",
+            "2e-2",
+            "--max-frames",
+            "2000",
+            "--min-frame-errors",
+            "0",
+        ];
+        let sliced = run_json(&args);
+        let reference = run_json(&[&args[..], &["--engine", "reference"]].concat());
+        assert_eq!(counts(&sliced), counts(&reference));
+        assert_eq!(results(&reference)[0]["engine"], "reference");
+    }
+}
+
+mod channels {
+    use super::*;
+
+    #[test]
+    fn interleaving_defeats_bursts() {
+        let run = |d: &str| {
+            run_json(&[
+                "alien:9x9",
+                "--channel",
+                "burst:8",
+                "--p",
+                "2e-4",
+                "--interleave",
+                d,
+                "--max-frames",
+                "20000",
+                "--min-frame-errors",
+                "0",
+            ])
+        };
+        let flat = run("1");
+        let deep = run("8");
+        let (rf, rd) = (&results(&flat)[0], &results(&deep)[0]);
+        assert_eq!(rd["channel"], "burst:8:0.0002");
+        assert_eq!(u(rd, "interleave"), 8);
+        assert_eq!(u(rd, "message_bits"), 20000 * 65 * 8);
+        // Frame errors per burst (a burst flips 8 bits): nearly every burst is fatal without
+        // interleaving; with depth 8 only two bursts in one frame are.
+        let per_burst =
+            |r: &Value| u(r, "frame_errors") as f64 * 8.0 / u(r, "channel_bit_errors") as f64;
+        assert!(per_burst(rf) > 0.8, "{rf}");
+        assert!(per_burst(rd) < 0.15, "{rd}");
+    }
+
+    #[test]
+    fn fixed_channel_runs_one_point_at_its_mean_rate() {
+        let v = run_json(&[
+            "secded:72",
+            "--channel",
+            "ge:0.01:0.1:0.0001:0.1",
+            "--max-frames",
+            "3000",
+        ]);
+        let r = &results(&v)[0];
+        let mean = 0.01 / 0.11 * 0.1 + 0.1 / 0.11 * 0.0001;
+        assert!((f(r, "p") - mean).abs() < 1e-15);
+        assert!((f(r, "channel_ber") - mean).abs() < 0.3 * mean, "{r}");
+    }
+
+    #[test]
+    fn bad_input_is_one_line_and_exit_1() {
+        for args in [
+            vec!["alien:9x9", "--p", "2"],
+            vec!["alien:9x9", "--p", "1e-3:1e-1"],
+            vec!["alien:9x9"],
+            vec!["alien:9x9", "--p", "1e-3", "--channel", "awgn"],
+            vec!["alien:9x9", "--channel", "burst:4:0.1", "--p", "1e-3"],
+            vec!["alien:0x9", "--p", "1e-3"],
+            vec!["alien:9x9", "--p", "1e-3", "--interleave", "0"],
+            vec!["alien:9x9", "--p", "1e-3", "--threads", "0"],
+            vec![
+                "alien:9x9",
+                "--p",
+                "1e-3",
+                "--min-frame-errors",
+                "0",
+                "--max-frames",
+                "0",
+            ],
+        ] {
+            tilecode()
+                .arg("simulate")
+                .args(&args)
+                .assert()
+                .code(1)
+                .stderr(predicate::str::starts_with("tilecode: "))
+                .stderr(predicate::str::contains('\n').count(1));
+        }
+    }
+}
+
+mod output {
+    use super::*;
+
+    #[test]
+    fn csv_and_table() {
+        tilecode()
+            .args([
+                "simulate",
+                "alien:3x3",
+                "--p",
+                "1e-2",
+                "--max-frames",
+                "640",
+                "--csv",
+            ])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(
+                "code,n,k,channel,p,interleave,seeds,frames,",
+            ))
+            .stdout(predicate::str::contains(
+                "\nalien:3x3,9,5,bsc:0.01,0.01,1,1,640,",
+            ));
+        tilecode()
+            .args([
+                "simulate",
+                "alien:3x3",
+                "--p",
+                "1e-2",
+                "--max-frames",
+                "640",
+                "--exact",
+            ])
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("exact FER").and(predicate::str::contains("alien:3x3")),
+            );
+    }
+
+    #[test]
+    fn plot_has_both_codes_axes_and_error_bars() {
+        let dir = tempfile::tempdir().unwrap();
+        let svg = dir.path().join("fer.svg");
+        tilecode()
+            .args([
+                "simulate",
+                "alien:9x9",
+                "secded:81",
+                "--p",
+                "1e-2,3e-3",
+                "--exact",
+                "--plot",
+            ])
+            .arg(&svg)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.starts_with("<svg"));
+        for needle in [
+            "alien:9x9 exact",
+            "secded:81 exact",
+            "alien:9x9 simulated",
+            "secded:81 simulated",
+            "Frame error rate",
+            "FER",
+            "BER",
+            "p (channel bit error probability)",
+            "<circle",
+            "<polyline",
+        ] {
+            assert!(text.contains(needle), "{needle} missing from the SVG");
+        }
+        // Rendered for real when rsvg-convert is installed (scripts/render_plots.sh needs it).
+        if let Ok(out) = std::process::Command::new("rsvg-convert")
+            .arg(&svg)
+            .arg("-o")
+            .arg(dir.path().join("fer.png"))
+            .output()
+        {
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let png = std::fs::read(dir.path().join("fer.png")).unwrap();
+            assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000);
+        }
+    }
+}
+
+mod bench {
+    use super::*;
+
+    #[test]
+    fn bench_reports_codec_and_cli_against_memcpy_and_cat() {
+        let out = tilecode()
+            .args([
+                "bench",
+                "alien:9x9",
+                "secded:72",
+                "--size",
+                "4",
+                "--repetitions",
+                "1",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rs = results(&v);
+        assert_eq!(rs.len(), 2);
+        for (r, code) in rs.iter().zip(["alien:9x9", "secded:72"]) {
+            assert_eq!(r["code"], code);
+            // Rounded down to whole chunks of about 1 MiB.
+            assert!(u(r, "bytes") > 3 << 20 && u(r, "bytes") <= 4 << 20);
+            for key in [
+                "memcpy_bytes_per_sec",
+                "encode_bytes_per_sec",
+                "decode_clean_bytes_per_sec",
+                "decode_noisy_bytes_per_sec",
+                "encode_ratio",
+            ] {
+                assert!(f(r, key) > 0.0, "{key}");
+            }
+            assert!(f(&r["cli"], "cat_bytes_per_sec") > 0.0);
+            assert!(f(&r["cli"], "encode_bytes_per_sec") > 0.0);
+            assert!(u(r, "flipped_bits") > 0);
+        }
+        tilecode()
+            .args(["bench", "alien:9x9", "--size", "0"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with("tilecode: --size"));
+    }
+}
