@@ -630,3 +630,69 @@ fn short_and_interrupted_reads_and_writes() {
     assert_eq!(dec.report().bytes_in, one.len() as u64);
     assert_eq!(dec.header().code, spec("hamming:31"));
 }
+
+/// Seals a header block (the CRC over bytes 0..60 into 60..64) at `at`.
+fn reseal(buf: &mut [u8], at: usize) {
+    let crc = crc32c::crc32c(&buf[at..at + 60]);
+    buf[at + 60..at + 64].copy_from_slice(&crc.to_le_bytes());
+}
+
+#[test]
+fn random_damage_never_panics_or_misreads() {
+    let mut rng = ChaCha8Rng::seed_from_u64(81);
+    let data = payload(6000, 82);
+    for trial in 0..400 {
+        let s = SPECS[trial % SPECS.len()];
+        let d = [64, 128, 512][trial % 3];
+        let mut enc = encode(&data, &opts(s, d, 2500)).unwrap().to_vec();
+        match trial % 4 {
+            // Random bytes overwritten anywhere.
+            0 => {
+                for _ in 0..rng.gen_range(1..20) {
+                    let i = rng.gen_range(0..enc.len());
+                    enc[i] = rng.r#gen();
+                }
+            }
+            // Bytes cut out of or inserted into the middle.
+            1 => {
+                let i = rng.gen_range(0..enc.len());
+                if rng.gen_bool(0.5) {
+                    let j = (i + rng.gen_range(1..100)).min(enc.len());
+                    enc.drain(i..j);
+                } else {
+                    let junk: Vec<u8> = (0..rng.gen_range(1..100)).map(|_| rng.r#gen()).collect();
+                    enc.splice(i..i, junk);
+                }
+            }
+            // A sealed header with random fields, in all three copies.
+            2 => {
+                let field = rng.gen_range(8..32);
+                let value: u8 = rng.r#gen();
+                for copy in 0..3 {
+                    let at = copy * h_slot(d);
+                    enc[at + field] = value;
+                    reseal(&mut enc, at);
+                }
+            }
+            // Garbage after a valid stream.
+            _ => enc.extend((0..rng.gen_range(1..300)).map(|_| rng.r#gen::<u8>())),
+        }
+        if let Ok((out, _)) = decode(&enc) {
+            assert_eq!(
+                &out[..],
+                &data[..],
+                "trial {trial}: strict decode accepted wrong data"
+            );
+        }
+        let _ = decode_lenient(&enc);
+        let (r, _) = read_all(&enc, true, 777);
+        if let Ok(out) = r {
+            assert!(out.len() <= data.len() + 4096, "trial {trial}");
+        }
+    }
+}
+
+/// The slot of one header copy for depth `d`.
+fn h_slot(d: usize) -> usize {
+    (d / 8).max(64)
+}
