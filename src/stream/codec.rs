@@ -67,6 +67,7 @@ impl SyndromeTable {
         self.slots.is_empty()
     }
 
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.slots.iter().filter(|s| s.0 != 0).count()
     }
