@@ -484,6 +484,20 @@ fn deep_interleave_roundtrips_and_repairs_a_burst() {
     let (dec, rep) = decode(&enc).unwrap();
     assert_eq!(&dec[..], &data[..]);
     assert_eq!(rep.corrected_bits, 65536);
+    // The same burst over the first header copy, and over the last trailer copy, through
+    // both paths.
+    let clean = encode(&data, &o).unwrap().to_vec();
+    let bits = clean.len() * 8;
+    for start in [0, 8 * 60, bits - 65536, bits - 65536 - 8 * 100] {
+        let mut bad = clean.clone();
+        for bit in start..start + 65536 {
+            flip(&mut bad, bit);
+        }
+        let (dec, _) = decode(&bad).unwrap_or_else(|e| panic!("burst at {start}: {e}"));
+        assert_eq!(&dec[..], &data[..]);
+        let (r, _) = read_all(&bad, false, 65536);
+        assert_eq!(r.unwrap(), data, "burst at {start}");
+    }
 }
 
 #[test]
