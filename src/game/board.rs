@@ -45,8 +45,7 @@ impl Board {
     /// spaces ignored. Every row must have the same length.
     pub fn parse(text: &str) -> Result<Self> {
         let mut bits = BitVec::zeros(0);
-        let mut rows = 0;
-        let mut cols = None;
+        let mut shape = RowShape::default();
         for (lineno, line) in text.lines().enumerate() {
             let mut width = 0;
             for (col, ch) in line.chars().enumerate() {
@@ -67,25 +66,9 @@ impl Board {
                 bits.push(b);
                 width += 1;
             }
-            if width == 0 {
-                continue;
-            }
-            match cols {
-                None => cols = Some(width),
-                Some(c) if c != width => {
-                    return Err(Error::Board {
-                        reason: format!("line {}: row has {width} cells, expected {c}", lineno + 1),
-                    });
-                }
-                _ => {}
-            }
-            rows += 1;
+            shape.row(width, lineno)?;
         }
-        let Some(cols) = cols else {
-            return Err(Error::Board {
-                reason: "no rows found".into(),
-            });
-        };
+        let (rows, cols) = shape.finish()?;
         Ok(Board { rows, cols, bits })
     }
 
@@ -148,6 +131,44 @@ impl Board {
             t.set(p % self.cols, p / self.cols, true);
         }
         t
+    }
+}
+
+/// The row bookkeeping shared by the board parsers: blank lines are skipped, every other row
+/// must be as wide as the first.
+#[derive(Default)]
+pub(crate) struct RowShape {
+    rows: usize,
+    cols: Option<usize>,
+}
+
+impl RowShape {
+    /// Records a parsed line of `width` cells (0-based `lineno`); a blank line is skipped.
+    pub(crate) fn row(&mut self, width: usize, lineno: usize) -> Result<()> {
+        if width == 0 {
+            return Ok(());
+        }
+        match self.cols {
+            None => self.cols = Some(width),
+            Some(c) if c != width => {
+                return Err(Error::Board {
+                    reason: format!("line {}: row has {width} cells, expected {c}", lineno + 1),
+                });
+            }
+            _ => {}
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// `(rows, cols)`, or an error when no row was found.
+    pub(crate) fn finish(self) -> Result<(usize, usize)> {
+        match self.cols {
+            Some(cols) => Ok((self.rows, cols)),
+            None => Err(Error::Board {
+                reason: "no rows found".into(),
+            }),
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 //!
 //! A board `b` is solved by presses `x` when `b + A x = 0 (mod Q)`.
 
+use super::board::RowShape;
 use super::{Game, Pattern};
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
@@ -81,8 +82,7 @@ impl QBoard {
     /// [`Error::Board`] saying where and what was expected.
     pub fn parse(text: &str, states: u32) -> Result<Self> {
         let mut cells = Vec::new();
-        let mut rows = 0;
-        let mut cols = None;
+        let mut shape = RowShape::default();
         for (lineno, line) in text.lines().enumerate() {
             let before = cells.len();
             if states <= 10 {
@@ -123,26 +123,9 @@ impl QBoard {
                     }
                 }
             }
-            let width = cells.len() - before;
-            if width == 0 {
-                continue;
-            }
-            match cols {
-                None => cols = Some(width),
-                Some(c) if c != width => {
-                    return Err(Error::Board {
-                        reason: format!("line {}: row has {width} cells, expected {c}", lineno + 1),
-                    });
-                }
-                _ => {}
-            }
-            rows += 1;
+            shape.row(cells.len() - before, lineno)?;
         }
-        let Some(cols) = cols else {
-            return Err(Error::Board {
-                reason: "no rows found".into(),
-            });
-        };
+        let (rows, cols) = shape.finish()?;
         Ok(QBoard {
             rows,
             cols,
