@@ -578,7 +578,7 @@ struct Trickle<'a> {
 impl Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.calls % 5 == 0 {
+        if self.calls.is_multiple_of(5) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "try again"));
         }
         let n = buf.len().min(3).min(self.data.len());
@@ -598,7 +598,7 @@ struct Sip {
 impl Write for Sip {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.calls % 3 == 0 {
+        if self.calls.is_multiple_of(3) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "try again"));
         }
         let n = buf.len().min(5);

@@ -108,18 +108,17 @@ impl Sink {
     /// A file at `dest`, written under a temporary name beside it. Refuses an existing `dest`
     /// unless `force`, and refuses to replace the input file in any case.
     pub fn file(dest: &Path, force: bool, input: Option<&Path>) -> anyhow::Result<Sink> {
-        if let Some(inp) = input {
-            if same_file(inp, dest) {
+        if let Some(inp) = input
+            && same_file(inp, dest) {
                 bail!(
                     "output `{}` is the input file; choose another output",
                     dest.display()
                 );
             }
-        }
         // Devices and pipes (`/dev/null`, a FIFO) are written in place: there is nothing to
         // overwrite, and renaming a file over them would replace them.
-        if let Ok(meta) = fs::metadata(dest) {
-            if !meta.is_file() && !meta.is_dir() {
+        if let Ok(meta) = fs::metadata(dest)
+            && !meta.is_file() && !meta.is_dir() {
                 let f = fs::OpenOptions::new()
                     .write(true)
                     .open(dest)
@@ -129,7 +128,6 @@ impl Sink {
                     target: Target::Stdout,
                 });
             }
-        }
         if dest.exists() && !force {
             bail!(
                 "refusing to overwrite `{}` (it exists; use --force)",
@@ -310,11 +308,10 @@ impl Drop for ReadAhead {
         drop(std::mem::replace(&mut self.full, rx));
         let (tx, _) = sync_channel(0);
         drop(std::mem::replace(&mut self.empty, tx));
-        if let Some(t) = self.thread.take() {
-            if t.is_finished() {
+        if let Some(t) = self.thread.take()
+            && t.is_finished() {
                 let _ = t.join();
             }
-        }
     }
 }
 

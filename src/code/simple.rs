@@ -94,7 +94,7 @@ impl BlockCode for ParityCode {
     }
     fn decode(&self, word: &BitVec) -> Decoded {
         assert_eq!(word.len(), self.n);
-        if word.weight() % 2 == 0 {
+        if word.weight().is_multiple_of(2) {
             accepted(self, word.clone(), Vec::new())
         } else {
             detected(word)

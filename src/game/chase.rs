@@ -51,7 +51,7 @@ impl Rows {
     pub(crate) fn from_bits(rows: usize, cols: usize, bits: &BitVec) -> Rows {
         assert_eq!(bits.len(), rows * cols);
         let mut r = Rows::zeros(rows, cols);
-        if cols % 64 == 0 {
+        if cols.is_multiple_of(64) {
             r.data.copy_from_slice(bits.words());
             return r;
         }
@@ -123,7 +123,7 @@ fn extract(src: &[u64], start: usize, len: usize, dst: &mut [u64]) {
     for d in dst.iter_mut().skip(words_for(len)) {
         *d = 0;
     }
-    if len % 64 != 0 {
+    if !len.is_multiple_of(64) {
         dst[len / 64] &= (1u64 << (len % 64)) - 1;
     }
 }
@@ -134,7 +134,7 @@ fn deposit(dst: &mut [u64], start: usize, len: usize, src: &[u64]) {
     let (q, r) = (start / 64, start % 64);
     for w in 0..words_for(len) {
         let mut v = src[w];
-        if w == len / 64 && len % 64 != 0 {
+        if w == len / 64 && !len.is_multiple_of(64) {
             v &= (1u64 << (len % 64)) - 1;
         }
         dst[q + w] |= v << r;
@@ -193,11 +193,10 @@ fn shift_xor(dst: &mut [u64], src: &[u64], n: usize, s: isize, torus: bool) {
     } else if ((-s) as usize) < n {
         shr_xor(dst, src, (-s) as usize);
     }
-    if n % 64 != 0 {
-        if let Some(last) = dst.get_mut(n / 64) {
+    if !n.is_multiple_of(64)
+        && let Some(last) = dst.get_mut(n / 64) {
             *last &= (1u64 << (n % 64)) - 1;
         }
-    }
 }
 
 /// `data[dst..dst + len] ^= data[src..src + len]` for disjoint ranges.

@@ -31,7 +31,7 @@ impl Stencil {
     /// [`Error::Spec`] when a dimension is even or zero or `cells` has the wrong length.
     pub fn new(height: usize, width: usize, cells: Vec<bool>) -> Result<Self> {
         let spec = || format!("stencil {height}x{width}");
-        if height % 2 == 0 || width % 2 == 0 {
+        if height.is_multiple_of(2) || width.is_multiple_of(2) {
             return Err(Error::spec(
                 spec(),
                 format!("expected odd height and width, found {height}x{width}"),

@@ -230,9 +230,9 @@ fn factorize(mut q: u64) -> Vec<(u64, u32)> {
     let mut out = Vec::new();
     let mut d = 2;
     while d * d <= q {
-        if q % d == 0 {
+        if q.is_multiple_of(d) {
             let mut r = 0;
-            while q % d == 0 {
+            while q.is_multiple_of(d) {
                 q /= d;
                 r += 1;
             }
@@ -266,7 +266,7 @@ impl Local {
     fn valuation(&self, mut x: u64) -> u32 {
         debug_assert!(x != 0);
         let mut e = 0;
-        while x % self.p == 0 {
+        while x.is_multiple_of(self.p) {
             x /= self.p;
             e += 1;
         }

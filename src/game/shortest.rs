@@ -668,7 +668,7 @@ impl Bnb<'_> {
             return;
         }
         self.nodes += 1;
-        if self.nodes % (1 << 16) == 0 {
+        if self.nodes.is_multiple_of(1 << 16) {
             self.report();
         }
         let bounds = self.levels[t].child_bounds();
@@ -1149,7 +1149,7 @@ impl LineCounts {
     #[inline]
     fn total(&self, w: &[u64], a_weight: u32, best: u32) -> u32 {
         let (sum, cnt) = self.eval(w);
-        if (a_weight + cnt) % 2 == 0 {
+        if (a_weight + cnt).is_multiple_of(2) {
             sum
         } else if sum + 1 >= best {
             // The fix costs at least 1.
@@ -1202,11 +1202,10 @@ impl LineCounts {
                 best = t;
                 best_a = a;
             }
-            if step % report == 0 {
-                if let Some(p) = progress {
+            if step % report == 0
+                && let Some(p) = progress {
                     p(step, total);
                 }
-            }
         }
         if let Some(p) = progress {
             p(total, total);
@@ -1278,7 +1277,7 @@ impl LineCounts {
                 }
                 let sum = fold16(acc) as u32;
                 let cnt = flags.wrapping_mul(BYTES) >> 56;
-                let t = if (a_weight + cnt as u32) % 2 == 0 {
+                let t = if (a_weight + cnt as u32).is_multiple_of(2) {
                     sum
                 } else if sum + 1 >= best {
                     u32::MAX

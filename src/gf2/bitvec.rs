@@ -87,11 +87,10 @@ impl BitVec {
     #[inline]
     fn clear_tail(&mut self) {
         let r = self.len % 64;
-        if r != 0 {
-            if let Some(last) = self.words.last_mut() {
+        if r != 0
+            && let Some(last) = self.words.last_mut() {
                 *last &= (1u64 << r) - 1;
             }
-        }
     }
 
     /// The length in bits.
@@ -220,7 +219,7 @@ impl BitVec {
 
     /// Appends one bit.
     pub fn push(&mut self, b: bool) {
-        if self.len % 64 == 0 {
+        if self.len.is_multiple_of(64) {
             self.words.push(0);
         }
         self.len += 1;

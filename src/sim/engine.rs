@@ -394,7 +394,7 @@ impl Simulator {
                 let batches = remaining.div_ceil(LANES);
                 if count >= batches {
                     count = batches;
-                    if remaining % LANES != 0 {
+                    if !remaining.is_multiple_of(LANES) {
                         last_active = (1u64 << (remaining % LANES)) - 1;
                     }
                 }

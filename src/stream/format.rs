@@ -45,7 +45,7 @@ pub fn slot_for(interleave: usize) -> usize {
 
 /// Checks an interleave depth.
 pub fn check_interleave(interleave: usize) -> std::result::Result<(), String> {
-    if interleave == 0 || interleave % 64 != 0 || interleave > MAX_INTERLEAVE {
+    if interleave == 0 || !interleave.is_multiple_of(64) || interleave > MAX_INTERLEAVE {
         return Err(format!(
             "interleave must be a multiple of 64 between 64 and {MAX_INTERLEAVE}, found {interleave}"
         ));
