@@ -2,7 +2,7 @@
 //! The one-shot functions and both I/O adapters are thin layers over [`EncodeCore`] and
 //! [`DecodeCore`], so that every path applies the same checks in the same order.
 
-use super::crc::Shift;
+use super::crc::{self, Shift};
 use super::format::{
     self, BLOCK, Layout, TAIL, Trailer, header_block, parse_tail, read_trailer, region_bytes,
     tail_bytes, trailer_block,
@@ -32,6 +32,20 @@ pub struct Codec {
     /// Syndromes of the single errors `BlockCode::decode` corrects, with their rows. Empty
     /// when the code is too large for it (every lane then goes to the decoder).
     table: SyndromeTable,
+    /// The CRC shift over a third of a full chunk's payload groups.
+    third: Shift,
+}
+
+/// Scratch space of the group kernels.
+struct Scratch<const B: usize> {
+    /// Parity (or syndrome) rows of one lane block.
+    par: Vec<V<B>>,
+    /// The kernel's own scratch.
+    kernel: Vec<V<B>>,
+    /// One lane block's data rows when a row spans several blocks.
+    gather: Vec<u8>,
+    /// Parity rows of the single-word fast path.
+    words: Vec<u64>,
 }
 
 /// Syndrome (nonzero, at most 64 bits) to row, open addressing with linear probing in a
@@ -143,7 +157,7 @@ fn block_rows<'a, const B: usize>(
 fn block_words(words: usize) -> usize {
     [8, 4, 2, 1]
         .into_iter()
-        .find(|b| words % b == 0)
+        .find(|b| words.is_multiple_of(*b))
         .expect("1 divides")
 }
 
@@ -159,7 +173,9 @@ impl Codec {
         for (row, &p) in pos_of_row.iter().enumerate() {
             row_of_pos[p as usize] = row as u32;
         }
+        let third = Shift::new(layout.chunk_size / layout.group_data / 3 * layout.group_data);
         let mut codec = Codec {
+            third,
             layout,
             code,
             kernel,
@@ -220,6 +236,64 @@ impl Codec {
         SyndromeTable::new(&unique)
     }
 
+    /// Scratch space for the group kernels of lane blocks of `B` words.
+    fn scratch<const B: usize>(&self) -> Scratch<B> {
+        Scratch {
+            par: vec![V::<B>::zero(); self.r],
+            kernel: vec![V::<B>::zero(); self.kernel.scratch_len()],
+            gather: Vec::new(),
+            words: vec![0; self.r],
+        }
+    }
+
+    /// The operator appending `len` zero bytes to a CRC, prepared for a full chunk's thirds.
+    fn shift(&self, len: usize) -> Shift {
+        if len == self.third.bytes() {
+            self.third
+        } else {
+            Shift::new(len)
+        }
+    }
+
+    /// A group's payload cut in three pieces of whole words.
+    fn cuts(&self) -> [usize; 4] {
+        let gd = self.layout.group_data;
+        let a = gd / 24 * 8;
+        [0, a, 2 * a, gd]
+    }
+
+    /// Encodes one group: the payload `g` (`group_data` bytes) into `o` (`group_bytes`).
+    #[inline]
+    fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
+        let l = &self.layout;
+        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (odata, opar) = o.split_at_mut(gd);
+        if rb == 8 && self.kernel.group64::<true>(&g[..gd], odata, &mut s.words) {
+            for (w, dst) in s.words.iter().zip(opar.chunks_exact_mut(8)) {
+                dst.copy_from_slice(&w.to_le_bytes());
+            }
+            return;
+        }
+        if rb == 8 * B {
+            // One lane block per row: the kernel copies the data rows as it reads them.
+            self.kernel
+                .parity_copy::<B, true>(&g[..gd], odata, &mut s.par, &mut s.kernel);
+            for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
+                v.store(dst);
+            }
+            return;
+        }
+        for off in (0..rb).step_by(8 * B) {
+            let rows = block_rows::<B>(g, k, rb, off, &mut s.gather);
+            self.kernel.parity(rows, &mut s.par, &mut s.kernel);
+            for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
+                v.store(&mut dst[off..]);
+            }
+        }
+        odata.copy_from_slice(&g[..gd]);
+    }
+
+    #[cfg(test)]
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
     /// of groups.
     pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
@@ -231,59 +305,130 @@ impl Codec {
         }
     }
 
+    #[cfg(test)]
     fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut [u8]) {
-        let l = &self.layout;
-        let (gd, gb, rb, k) = (l.group_data, l.group_bytes, l.row_bytes, l.k);
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         debug_assert_eq!(data.len() / gd * gb, out.len());
-        let mut par = vec![V::<B>::zero(); self.r];
-        let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
-        let mut gather = Vec::new();
-        let mut pbuf = vec![0u8; self.r * rb];
+        let mut s = self.scratch::<B>();
         for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
-            for off in (0..rb).step_by(8 * B) {
-                let rows = block_rows::<B>(g, k, rb, off, &mut gather);
-                self.kernel.parity(rows, &mut par, &mut scratch);
-                for (v, dst) in par.iter().zip(pbuf.chunks_exact_mut(rb)) {
-                    v.store(&mut dst[off..]);
-                }
-            }
-            let (odata, opar) = o.split_at_mut(gd);
-            odata.copy_from_slice(g);
-            opar.copy_from_slice(&pbuf);
+            self.encode_group(g, o, &mut s);
         }
     }
 
     /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
     /// returns its CRC-32C.
     pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
+        match block_words(self.layout.row_bytes / 8) {
+            8 => self.encode_chunk_b::<8>(data, index, out),
+            4 => self.encode_chunk_b::<4>(data, index, out),
+            2 => self.encode_chunk_b::<2>(data, index, out),
+            _ => self.encode_chunk_b::<1>(data, index, out),
+        }
+    }
+
+    fn encode_chunk_b<const B: usize>(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let groups = self.layout.groups_for(data.len());
         debug_assert_eq!(out.len(), groups * gb);
         let area = groups * gd;
         let direct = data.len().min(area - TAIL) / gd;
-        let (out_direct, out_last) = out.split_at_mut(direct * gb);
+        let mut s = self.scratch::<B>();
+        // The groups of the chunk's three thirds side by side: three independent CRC chains
+        // over bytes the encoder has just brought into cache, joined at the end.
+        let third = direct / 3;
         let mut crc = 0;
-        // A few groups at a time, so the CRC reads bytes the copy just brought into cache.
-        const STEP: usize = 16;
-        for (d, o) in data[..direct * gd]
-            .chunks(gd * STEP)
-            .zip(out_direct.chunks_mut(gb * STEP))
-        {
-            self.encode_groups(d, o);
-            crc = crc32c::crc32c_append(crc, d);
+        let cut = self.cuts();
+        if third > 0 {
+            let mut c = [0u32; 3];
+            for i in 0..third {
+                let at = [i, i + third, i + 2 * third];
+                let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
+                // A third of the CRC work before each group's kernel, so that the two
+                // overlap in the processor (the CRC instructions use one port, the kernel
+                // the others).
+                for (q, (j, gj)) in at.into_iter().zip(g).enumerate() {
+                    let (a, b) = (cut[q], cut[q + 1]);
+                    c = crc::append3(c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
+                    self.encode_group(gj, &mut out[j * gb..(j + 1) * gb], &mut s);
+                }
+            }
+            let shift = self.shift(third * gd);
+            crc = shift.combine(shift.combine(c[0], c[1]), c[2]);
+        }
+        for j in 3 * third..direct {
+            let g = &data[j * gd..(j + 1) * gd];
+            self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
+            crc = crc::append(crc, g);
         }
         let rest = &data[direct * gd..];
-        crc = crc32c::crc32c_append(crc, rest);
+        crc = crc::append(crc, rest);
         let mut last = vec![0u8; area - direct * gd];
         last[..rest.len()].copy_from_slice(rest);
         let at = last.len() - TAIL;
         last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
-        self.encode_groups(&last, out_last);
+        for (g, o) in last
+            .chunks_exact(gd)
+            .zip(out[direct * gb..].chunks_exact_mut(gb))
+        {
+            self.encode_group(g, o, &mut s);
+        }
         crc
     }
 
+    /// Decodes one group `genc` (group number `group` of its chunk) into its payload `o`,
+    /// correcting it there.
+    #[inline]
+    fn decode_group<const B: usize>(
+        &self,
+        genc: &[u8],
+        o: &mut [u8],
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (edata, epar) = genc.split_at(gd);
+        stats.codewords += l.interleave as u64;
+        if B == 1 && rb == 8 && self.kernel.group64::<true>(edata, o, &mut s.words) {
+            let mut nz = V::<B>::zero();
+            for ((sy, w), prow) in s.par.iter_mut().zip(&s.words).zip(epar.chunks_exact(8)) {
+                sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
+                nz.0[0] |= sy.0[0];
+            }
+            if !nz.is_zero() {
+                self.fix_block(genc, o, 0, &s.par, nz, group, stats);
+            }
+            return;
+        }
+        let single = rb == 8 * B;
+        if !single {
+            o.copy_from_slice(edata);
+        }
+        for off in (0..rb).step_by(8 * B) {
+            if single {
+                // One lane block per row: the kernel copies the data rows as it reads them.
+                self.kernel
+                    .parity_copy::<B, true>(edata, o, &mut s.par, &mut s.kernel);
+            } else {
+                let rows = block_rows::<B>(edata, k, rb, off, &mut s.gather);
+                self.kernel.parity(rows, &mut s.par, &mut s.kernel);
+            }
+            let mut nz = V::<B>::zero();
+            for (sy, prow) in s.par.iter_mut().zip(epar.chunks_exact(rb)) {
+                *sy ^= V::load(&prow[off..]);
+                nz = nz | *sy;
+            }
+            if nz.is_zero() {
+                continue;
+            }
+            self.fix_block(genc, o, off, &s.par, nz, group, stats);
+        }
+    }
+
+    #[cfg(test)]
     /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
-    /// `out`, correcting it there.
+    /// `out`, correcting it there. Groups are numbered from `stats.codewords / D`.
     pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
         match block_words(self.layout.row_bytes / 8) {
             8 => self.decode_groups_b::<8>(enc, out, stats),
@@ -293,39 +438,22 @@ impl Codec {
         }
     }
 
+    #[cfg(test)]
     fn decode_groups_b<const B: usize>(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
         let l = &self.layout;
-        let (gd, gb, rb, k) = (l.group_data, l.group_bytes, l.row_bytes, l.k);
+        let (gd, gb) = (l.group_data, l.group_bytes);
         debug_assert_eq!(enc.len() / gb * gd, out.len());
-        let mut syn = vec![V::<B>::zero(); self.r];
-        let mut scratch = vec![V::<B>::zero(); self.kernel.scratch_len()];
-        let mut gather = Vec::new();
-        let first_group = stats.codewords as usize / l.interleave;
+        let mut s = self.scratch::<B>();
+        let first = stats.codewords as usize / l.interleave;
         for (g, (genc, o)) in enc
             .chunks_exact(gb)
             .zip(out.chunks_exact_mut(gd))
             .enumerate()
         {
-            let (edata, epar) = genc.split_at(gd);
-            o.copy_from_slice(edata);
-            stats.codewords += l.interleave as u64;
-            for off in (0..rb).step_by(8 * B) {
-                let rows = block_rows::<B>(edata, k, rb, off, &mut gather);
-                self.kernel.parity(rows, &mut syn, &mut scratch);
-                let mut nz = V::<B>::zero();
-                for (s, prow) in syn.iter_mut().zip(epar.chunks_exact(rb)) {
-                    *s ^= V::load(&prow[off..]);
-                    nz = nz | *s;
-                }
-                if nz.is_zero() {
-                    continue;
-                }
-                self.fix_block(genc, o, off, &syn, nz, first_group + g, stats);
-            }
+            self.decode_group(genc, o, first + g, &mut s, stats);
         }
     }
 
-    /// Per-lane work for a lane block with a nonzero syndrome.
     #[cold]
     #[allow(clippy::too_many_arguments)]
     fn fix_block<const B: usize>(
@@ -413,20 +541,14 @@ impl Codec {
     /// into `out` (the chunk's payload area, `groups * group_data` bytes, of which the first
     /// `len` are the payload) and checks the tail.
     pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
-        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
-        let mut stats = ChunkStats::default();
-        // A few groups at a time, so the CRC reads bytes that are still in cache.
-        const STEP: usize = 16;
-        let mut crc = 0;
-        for (i, (e, o)) in enc
-            .chunks(gb * STEP)
-            .zip(out.chunks_mut(gd * STEP))
-            .enumerate()
-        {
-            self.decode_groups(e, o, &mut stats);
-            let payload = len.saturating_sub(i * gd * STEP).min(o.len());
-            crc = crc32c::crc32c_append(crc, &o[..payload]);
-        }
+        let (crc, mut stats) = match block_words(self.layout.row_bytes / 8) {
+            8 => self.decode_chunk_b::<8>(enc, len, out),
+            4 => self.decode_chunk_b::<4>(enc, len, out),
+            2 => self.decode_chunk_b::<2>(enc, len, out),
+            _ => self.decode_chunk_b::<1>(enc, len, out),
+        };
+        // Groups were decoded a third of the chunk apart: put their lane masks in order.
+        stats.bad_lanes.sort_by_key(|(g, _)| *g);
         let (t_index, t_len, t_crc) = parse_tail(&out[out.len() - TAIL..]);
         let tail_ok = t_index == index && t_len as usize == len;
         let ok = t_crc == crc && tail_ok;
@@ -448,6 +570,48 @@ impl Codec {
     }
 
     /// Byte ranges (within the chunk payload, clipped to `len`) holding bits of the given lanes.
+    /// Decodes the groups of one chunk and returns the CRC-32C of its first `len` bytes.
+    fn decode_chunk_b<const B: usize>(
+        &self,
+        enc: &[u8],
+        len: usize,
+        out: &mut [u8],
+    ) -> (u32, ChunkStats) {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let groups = enc.len() / gb;
+        debug_assert_eq!(out.len(), groups * gd);
+        let mut stats = ChunkStats::default();
+        let mut s = self.scratch::<B>();
+        // As in encoding: the thirds of the chunk's payload groups side by side, three CRC
+        // chains over the bytes just decoded.
+        let full = (len / gd).min(groups);
+        let third = full / 3;
+        let mut crc = 0;
+        if third > 0 {
+            let mut c = [0u32; 3];
+            for i in 0..third {
+                let at = [i, i + third, i + 2 * third];
+                for j in at {
+                    let genc = &enc[j * gb..(j + 1) * gb];
+                    let o = &mut out[j * gd..(j + 1) * gd];
+                    self.decode_group(genc, o, j, &mut s, &mut stats);
+                }
+                let g = at.map(|j| &out[j * gd..(j + 1) * gd]);
+                c = crc::append3(c, g[0], g[1], g[2]);
+            }
+            let shift = self.shift(third * gd);
+            crc = shift.combine(shift.combine(c[0], c[1]), c[2]);
+        }
+        for j in 3 * third..groups {
+            let genc = &enc[j * gb..(j + 1) * gb];
+            let o = &mut out[j * gd..(j + 1) * gd];
+            self.decode_group(genc, o, j, &mut s, &mut stats);
+            let payload = len.saturating_sub(j * gd).min(gd);
+            crc = crc::append(crc, &o[..payload]);
+        }
+        (crc, stats)
+    }
+
     fn lane_ranges(&self, bad: &[(usize, Vec<u64>)], len: usize) -> Vec<(u64, u64)> {
         let l = &self.layout;
         let mut ranges: Vec<(u64, u64)> = Vec::new();
@@ -1004,7 +1168,7 @@ mod tests {
 mod micro {
     use super::*;
 
-    const GROUPS: usize = 2000;
+    const GROUPS: usize = 600;
 
     /// Best of 30 runs of `f` (which handles `GROUPS` groups), in nanoseconds per group.
     fn best(mut f: impl FnMut()) -> f64 {
@@ -1049,12 +1213,55 @@ mod micro {
                 codec.decode_groups(std::hint::black_box(&noisy), &mut dec, &mut st);
             });
             let crc = best(|| sink ^= crc32c::crc32c(std::hint::black_box(&data)) as u64);
+            let third = GROUPS / 3 * l.group_data;
+            let crc3 = best(|| {
+                let d = std::hint::black_box(&data);
+                let c = crc::append3(
+                    [0; 3],
+                    &d[..third],
+                    &d[third..2 * third],
+                    &d[2 * third..3 * third],
+                );
+                sink ^= c[0] as u64;
+            });
+            let mut odata = vec![0u8; l.group_data];
+            let copy_kernel = best(|| {
+                for g in data.chunks_exact(l.group_data) {
+                    codec.kernel.parity_copy::<1, true>(
+                        std::hint::black_box(g),
+                        &mut odata,
+                        &mut par,
+                        &mut scr,
+                    );
+                    sink ^= par[0].0[0];
+                }
+            });
+            let mut words = vec![0u64; codec.r];
+            let fast = best(|| {
+                for g in data.chunks_exact(l.group_data) {
+                    assert!(codec.kernel.group64::<true>(
+                        std::hint::black_box(g),
+                        &mut odata,
+                        &mut words
+                    ));
+                    sink ^= words[0];
+                }
+            });
+            let chunk = l.chunk_size;
+            let mut cenc = vec![0u8; l.chunk_bytes];
+            let chunks = (data.len() / chunk).max(1);
+            let enc_chunk = best(|| {
+                for c in data.chunks_exact(chunk) {
+                    sink ^= codec.encode_chunk(std::hint::black_box(c), 0, &mut cenc) as u64;
+                }
+            }) * GROUPS as f64
+                / (chunks * l.chunk_groups) as f64;
             let mut copy = vec![0u8; data.len()];
             let memcpy = best(|| copy.copy_from_slice(std::hint::black_box(&data)));
             std::hint::black_box((sink, &copy));
             println!(
-                "{spec} ns/group: memcpy {memcpy:.1}, crc32c {crc:.1}, kernel {kernel:.1}, \
-                 encode {encode:.1}, decode {decode:.1}, decode at BER 1e-4 {decode_noisy:.1}"
+                "{spec} ns/group: memcpy {memcpy:.1}, crc32c {crc:.1}, crc x3 {crc3:.1}, kernel {kernel:.1}, \
+                 kernel+copy {copy_kernel:.1}, fast kernel+copy {fast:.1}, encode {encode:.1}, encode_chunk {enc_chunk:.1}, decode {decode:.1}, decode at BER 1e-4 {decode_noisy:.1}"
             );
         }
     }

@@ -125,6 +125,8 @@ pub enum Kernel {
     Hamming {
         /// Which of the eight positions of each grid row hold data rows (bit `o`).
         grid: Vec<u8>,
+        /// The first data row of each grid row.
+        starts: Vec<usize>,
         /// Number of Hamming check rows.
         checks: usize,
         /// Whether an overall parity row comes first (SECDED).
@@ -182,8 +184,17 @@ impl Kernel {
             }
             grid[p / 8] |= 1 << (p % 8);
         }
+        let starts = grid
+            .iter()
+            .scan(0, |at, m| {
+                let start = *at;
+                *at += m.count_ones() as usize;
+                Some(start)
+            })
+            .collect();
         Kernel::Hamming {
             grid,
+            starts,
             checks,
             overall,
         }
@@ -199,11 +210,69 @@ impl Kernel {
         }
     }
 
+    /// The fast path for single-word rows (`D = 64`): the parity rows of the group `rows`
+    /// (`k` words) into `par` (`n - k` words), copying `rows` to `copy` when `COPY`, in one
+    /// pass with AVX2. Returns `false`, having done nothing, when this kernel or this CPU has
+    /// no such path; [`Kernel::parity_copy`] then does the same work.
+    #[inline]
+    pub fn group64<const COPY: bool>(&self, rows: &[u8], copy: &mut [u8], par: &mut [u64]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            match *self {
+                Kernel::AlienOddOdd { m, n: 9 } => {
+                    // SAFETY: AVX2 is available, checked above.
+                    unsafe { avx2::alien_odd_odd8::<COPY>(rows, copy, m, par) };
+                    return true;
+                }
+                Kernel::AlienEvenOdd { m, n: 9 } if m <= 64 => {
+                    // SAFETY: as above.
+                    unsafe { avx2::alien_even_odd8::<COPY>(rows, copy, m, par) };
+                    return true;
+                }
+                Kernel::Hamming {
+                    ref grid,
+                    ref starts,
+                    checks,
+                    overall,
+                } if (3..=7).contains(&checks) && grid.len() <= 16 => {
+                    // SAFETY: as above.
+                    unsafe {
+                        avx2::hamming::<COPY>(rows, copy, grid, starts, checks, overall, par)
+                    };
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        let _ = (rows, copy, par);
+        false
+    }
+
     /// The parity rows of one lane block. `rows` holds the block's `k` data rows, `8 B`
     /// bytes each, one after the other; parity row `q` goes to `out[q]`.
     #[inline]
     pub fn parity<const B: usize>(&self, rows: &[u8], out: &mut [V<B>], scratch: &mut [V<B>]) {
-        let mut rows = Rows::<B>(rows);
+        self.parity_copy::<B, false>(rows, &mut [], out, scratch);
+    }
+
+    /// [`Kernel::parity`] that also copies `rows` to `copy` (of the same length) as it reads
+    /// them, so that the encoder and the decoder move each data word once.
+    #[inline]
+    pub fn parity_copy<const B: usize, const COPY: bool>(
+        &self,
+        rows: &[u8],
+        copy: &mut [u8],
+        out: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) {
+        if COPY {
+            assert_eq!(rows.len(), copy.len(), "a copy as long as the rows");
+        }
+        debug_assert_eq!(rows.len() % (8 * B), 0, "whole rows");
+        let mut rows = Rows::<B, COPY> {
+            src: blocks(rows),
+            dst: blocks_mut(copy),
+        };
         match self {
             Kernel::Empty => {}
             &Kernel::AlienOddOdd { m, n } => {
@@ -212,7 +281,7 @@ impl Kernel {
                 let r = &mut r[1..m];
                 c.fill(V::zero());
                 r.fill(V::zero());
-                grid(rows.take((m - 1) * (n - 1)), n - 1, r, c);
+                grid::<B, COPY>(rows.take_pair((m - 1) * (n - 1)), n - 1, r, c);
                 let p = r.iter().fold(V::zero(), |a, &x| a ^ x);
                 let pb = p ^ rows.one();
                 let (top, left) = out.split_at_mut(n - 1);
@@ -228,7 +297,7 @@ impl Kernel {
                 let (c, r) = (&mut c[1..], &mut r[..m]);
                 c.fill(V::zero());
                 r.fill(V::zero());
-                grid(rows.take(m * (n - 1)), n - 1, r, c);
+                grid::<B, COPY>(rows.take_pair(m * (n - 1)), n - 1, r, c);
                 let r0b = r[0] ^ rows.one();
                 for (o, &ri) in out.iter_mut().zip(&r[1..]) {
                     *o = ri ^ r0b;
@@ -239,7 +308,7 @@ impl Kernel {
                 let r = &mut r[1..m];
                 c.fill(V::zero());
                 r.fill(V::zero());
-                grid(rows.take((m - 1) * n), n, r, c);
+                grid::<B, COPY>(rows.take_pair((m - 1) * n), n, r, c);
                 let c0b = c[0] ^ rows.one();
                 for (o, &cj) in out.iter_mut().zip(&c[1..]) {
                     *o = cj ^ c0b;
@@ -249,6 +318,7 @@ impl Kernel {
                 grid,
                 checks,
                 overall,
+                ..
             } => {
                 let (head, h) = out.split_at_mut(usize::from(*overall));
                 let h = &mut h[..*checks];
@@ -257,9 +327,9 @@ impl Kernel {
                 let mut all = V::zero();
                 for (t, &mask) in grid.iter().enumerate() {
                     let g = match mask {
-                        0xFF => hamming_row::<B, 0, 8>(rows.take(8), &mut cols),
+                        0xFF => hamming_row::<B, 0, 8, COPY>(rows.take_pair(8), &mut cols),
                         // The grid rows of the powers of two 8, 16, 32, ...
-                        0xFE => hamming_row::<B, 1, 7>(rows.take(7), &mut cols),
+                        0xFE => hamming_row::<B, 1, 7, COPY>(rows.take_pair(7), &mut cols),
                         _ => {
                             let mut acc = V::zero();
                             for (o, c) in cols.iter_mut().enumerate() {
@@ -295,36 +365,77 @@ impl Kernel {
             }
             &Kernel::Parity { k } => {
                 let mut acc = V::zero();
-                for x in rows.take(k).chunks_exact(8 * B) {
-                    acc ^= V::load(x);
+                for _ in 0..k {
+                    acc ^= rows.one();
                 }
                 out[0] = acc;
             }
         }
+        // Rows no kernel reads (the even-by-even boards have no parity rows).
+        if COPY {
+            rows.dst.copy_from_slice(rows.src);
+        }
+    }
+}
+
+/// One lane block: `B` little-endian words.
+type Block<const B: usize> = [[u8; 8]; B];
+
+/// Bytes as lane blocks (whole blocks only; `len` a multiple of `8 B`).
+#[inline(always)]
+fn blocks<const B: usize>(bytes: &[u8]) -> &[Block<B>] {
+    bytes.as_chunks::<8>().0.as_chunks::<B>().0
+}
+
+/// Bytes as mutable lane blocks.
+#[inline(always)]
+fn blocks_mut<const B: usize>(bytes: &mut [u8]) -> &mut [Block<B>] {
+    bytes.as_chunks_mut::<8>().0.as_chunks_mut::<B>().0
+}
+
+impl<const B: usize> V<B> {
+    #[inline(always)]
+    fn from_block(b: &Block<B>) -> Self {
+        V(b.map(u64::from_le_bytes))
+    }
+
+    #[inline(always)]
+    fn to_block(self) -> Block<B> {
+        self.0.map(u64::to_le_bytes)
     }
 }
 
 /// Adds the row parities (`r[i]` for each group of `cols` rows) and column parities (`c[j]`) of
-/// a grid of rows stored row-major: two XORs per row. Common widths are compiled with the
-/// column parities in registers.
+/// a grid of rows stored row-major: two XORs per row, copying each row to `block.1` when
+/// `COPY`. Common widths are compiled with the column parities in registers.
 #[inline(always)]
-fn grid<const B: usize>(block: &[u8], cols: usize, r: &mut [V<B>], c: &mut [V<B>]) {
+fn grid<const B: usize, const COPY: bool>(
+    block: (&[Block<B>], &mut [Block<B>]),
+    cols: usize,
+    r: &mut [V<B>],
+    c: &mut [V<B>],
+) {
     match cols {
         0 => {}
-        1 => grid_fixed::<B, 1>(block, r, c),
-        2 => grid_fixed::<B, 2>(block, r, c),
-        4 => grid_fixed::<B, 4>(block, r, c),
-        6 => grid_fixed::<B, 6>(block, r, c),
-        8 => grid_fixed::<B, 8>(block, r, c),
-        10 => grid_fixed::<B, 10>(block, r, c),
-        12 => grid_fixed::<B, 12>(block, r, c),
-        14 => grid_fixed::<B, 14>(block, r, c),
-        16 => grid_fixed::<B, 16>(block, r, c),
+        1 => grid_fixed::<B, 1, COPY>(block, r, c),
+        2 => grid_fixed::<B, 2, COPY>(block, r, c),
+        4 => grid_fixed::<B, 4, COPY>(block, r, c),
+        6 => grid_fixed::<B, 6, COPY>(block, r, c),
+        8 => grid_fixed::<B, 8, COPY>(block, r, c),
+        10 => grid_fixed::<B, 10, COPY>(block, r, c),
+        12 => grid_fixed::<B, 12, COPY>(block, r, c),
+        14 => grid_fixed::<B, 14, COPY>(block, r, c),
+        16 => grid_fixed::<B, 16, COPY>(block, r, c),
         _ => {
-            for (ri, row) in r.iter_mut().zip(block.chunks_exact(cols * 8 * B)) {
+            let (src, dst) = block;
+            for (i, ri) in r.iter_mut().enumerate() {
                 let mut acc = V::zero();
-                for (cj, x) in c.iter_mut().zip(row.chunks_exact(8 * B)) {
-                    let x = V::load(x);
+                for (j, cj) in c.iter_mut().enumerate() {
+                    let at = i * cols + j;
+                    let x = V::from_block(&src[at]);
+                    if COPY {
+                        dst[at] = x.to_block();
+                    }
                     acc ^= x;
                     *cj ^= x;
                 }
@@ -335,16 +446,34 @@ fn grid<const B: usize>(block: &[u8], cols: usize, r: &mut [V<B>], c: &mut [V<B>
 }
 
 #[inline(always)]
-fn grid_fixed<const B: usize, const C: usize>(block: &[u8], r: &mut [V<B>], c: &mut [V<B>]) {
+fn grid_fixed<const B: usize, const C: usize, const COPY: bool>(
+    (src, dst): (&[Block<B>], &mut [Block<B>]),
+    r: &mut [V<B>],
+    c: &mut [V<B>],
+) {
+    let src = src.as_chunks::<C>().0;
     let mut cc = [V::<B>::zero(); C];
-    for (ri, row) in r.iter_mut().zip(block.chunks_exact(C * 8 * B)) {
+    let mut row = |ri: &mut V<B>, s: &[Block<B>; C], d: Option<&mut [Block<B>; C]>| {
         let mut acc = V::zero();
-        for (cj, x) in cc.iter_mut().zip(row.chunks_exact(8 * B)) {
-            let x = V::load(x);
+        let x: [V<B>; C] = std::array::from_fn(|j| V::from_block(&s[j]));
+        if let Some(d) = d {
+            *d = x.map(V::to_block);
+        }
+        for (cj, x) in cc.iter_mut().zip(x) {
             acc ^= x;
             *cj ^= x;
         }
         *ri ^= acc;
+    };
+    if COPY {
+        let dst = dst.as_chunks_mut::<C>().0;
+        for ((ri, s), d) in r.iter_mut().zip(src).zip(dst) {
+            row(ri, s, Some(d));
+        }
+    } else {
+        for (ri, s) in r.iter_mut().zip(src) {
+            row(ri, s, None);
+        }
     }
     for (cj, x) in c.iter_mut().zip(cc) {
         *cj ^= x;
@@ -352,36 +481,361 @@ fn grid_fixed<const B: usize, const C: usize>(block: &[u8], r: &mut [V<B>], c: &
 }
 
 /// One grid row of a Hamming code with data rows at columns `O..O + L`: adds each row to
-/// its column and returns their sum.
+/// its column and returns their sum (copying the rows to `seg.1` when `COPY`).
 #[inline(always)]
-fn hamming_row<const B: usize, const O: usize, const L: usize>(
-    seg: &[u8],
+fn hamming_row<const B: usize, const O: usize, const L: usize, const COPY: bool>(
+    (src, dst): (&[Block<B>], &mut [Block<B>]),
     cols: &mut [V<B>; 8],
 ) -> V<B> {
+    let src: &[Block<B>; L] = src.try_into().expect("L rows");
+    let x: [V<B>; L] = std::array::from_fn(|j| V::from_block(&src[j]));
+    if COPY {
+        let dst: &mut [Block<B>; L] = dst.try_into().expect("L rows");
+        *dst = x.map(V::to_block);
+    }
     let mut acc = V::zero();
-    for (c, x) in cols[O..O + L].iter_mut().zip(seg.chunks_exact(8 * B)) {
-        let x = V::load(x);
+    for (c, x) in cols[O..O + L].iter_mut().zip(x) {
         acc ^= x;
         *c ^= x;
     }
     acc
 }
 
-/// A cursor over contiguous rows of `8 B` bytes.
-struct Rows<'a, const B: usize>(&'a [u8]);
+/// A cursor over contiguous rows of `8 B` bytes, and over the copy of them when `COPY`.
+struct Rows<'a, 'b, const B: usize, const COPY: bool> {
+    src: &'a [Block<B>],
+    dst: &'b mut [Block<B>],
+}
 
-impl<'a, const B: usize> Rows<'a, B> {
-    /// The next `count` rows.
+impl<'a, 'b, const B: usize, const COPY: bool> Rows<'a, 'b, B, COPY> {
+    /// The next `count` rows, with their place in the copy (empty unless `COPY`).
     #[inline(always)]
-    fn take(&mut self, count: usize) -> &'a [u8] {
-        let (a, b) = self.0.split_at(count * 8 * B);
-        self.0 = b;
-        a
+    fn take_pair(&mut self, count: usize) -> (&'a [Block<B>], &'b mut [Block<B>]) {
+        let (a, b) = self.src.split_at(count);
+        self.src = b;
+        let dst = std::mem::take(&mut self.dst);
+        let (c, d) = dst.split_at_mut(if COPY { count } else { 0 });
+        self.dst = d;
+        (a, c)
     }
 
     /// The next row.
     #[inline(always)]
     fn one(&mut self) -> V<B> {
-        V::load(self.take(1))
+        let (src, dst) = self.take_pair(1);
+        let x = V::from_block(&src[0]);
+        if COPY {
+            dst[0] = x.to_block();
+        }
+        x
+    }
+}
+
+/// AVX2 group kernels for single-word rows (`D = 64`): a grid row of eight words is two
+/// 256-bit registers, the eight column parities two accumulators, and four row parities come
+/// out of one transposing reduction; the copy of the data rows is stored from the same
+/// registers. Tested against the portable kernels (`fast_kernels_match_the_portable_ones`)
+/// and, through the codec, against `BlockCode`.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// Whether the CPU has AVX2 (cached by the standard library).
+    #[inline(always)]
+    pub fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+    }
+
+    /// The XOR of the four 64-bit lanes of each of `a[0..4]`, as one register.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn reduce4(a: [__m256i; 4]) -> __m256i {
+        let t01 = _mm256_xor_si256(
+            _mm256_unpacklo_epi64(a[0], a[1]),
+            _mm256_unpackhi_epi64(a[0], a[1]),
+        );
+        let t23 = _mm256_xor_si256(
+            _mm256_unpacklo_epi64(a[2], a[3]),
+            _mm256_unpackhi_epi64(a[2], a[3]),
+        );
+        _mm256_xor_si256(
+            _mm256_permute2x128_si256(t01, t23, 0x20),
+            _mm256_permute2x128_si256(t01, t23, 0x31),
+        )
+    }
+
+    /// The XOR of the four lanes of `a`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn reduce1(a: __m256i) -> u64 {
+        let f = _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+        (_mm_cvtsi128_si64(f) ^ _mm_extract_epi64(f, 1)) as u64
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes(v: __m256i) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        // SAFETY: `out` is 32 bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) };
+        out
+    }
+
+    #[inline]
+    fn word(bytes: &[u8], i: usize) -> u64 {
+        u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+    }
+
+    /// A grid of `rows` rows of eight words at the start of `src`: copies it to `copy` when
+    /// `COPY`, writes the row parities to `r[..rows]` and returns the column parities.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn grid8<const COPY: bool>(
+        src: &[u8],
+        copy: &mut [u8],
+        rows: usize,
+        r: &mut [u64],
+    ) -> [u64; 8] {
+        assert!(src.len() >= rows * 64 && r.len() >= rows);
+        if COPY {
+            assert!(copy.len() >= rows * 64);
+        }
+        let s = src.as_ptr().cast::<__m256i>();
+        let d = copy.as_mut_ptr().cast::<__m256i>();
+        let mut c0 = _mm256_setzero_si256();
+        let mut c1 = _mm256_setzero_si256();
+        let mut row = |i: usize| {
+            // SAFETY: row `i < rows` lies within `src` (and `copy` when copying), checked
+            // above; unaligned loads and stores.
+            unsafe {
+                let x0 = _mm256_loadu_si256(s.add(2 * i));
+                let x1 = _mm256_loadu_si256(s.add(2 * i + 1));
+                if COPY {
+                    _mm256_storeu_si256(d.add(2 * i), x0);
+                    _mm256_storeu_si256(d.add(2 * i + 1), x1);
+                }
+                c0 = _mm256_xor_si256(c0, x0);
+                c1 = _mm256_xor_si256(c1, x1);
+                _mm256_xor_si256(x0, x1)
+            }
+        };
+        let mut i = 0;
+        while i + 4 <= rows {
+            let a = [row(i), row(i + 1), row(i + 2), row(i + 3)];
+            r[i..i + 4].copy_from_slice(&lanes(reduce4(a)));
+            i += 4;
+        }
+        while i < rows {
+            r[i] = reduce1(row(i));
+            i += 1;
+        }
+        let (lo, hi) = (lanes(c0), lanes(c1));
+        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+    }
+
+    /// `Kernel::AlienOddOdd { m, n: 9 }`: `par` is the top row (column parities + p + b),
+    /// then the left column (row parities + p + b).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn alien_odd_odd8<const COPY: bool>(
+        src: &[u8],
+        copy: &mut [u8],
+        m: usize,
+        par: &mut [u64],
+    ) {
+        let rows = m - 1;
+        assert!(par.len() >= 8 + rows && src.len() >= rows * 64 + 8);
+        let (top, left) = par.split_at_mut(8);
+        let c = grid8::<COPY>(src, copy, rows, left);
+        let b = word(src, rows * 8);
+        if COPY {
+            copy[rows * 64..rows * 64 + 8].copy_from_slice(&b.to_le_bytes());
+        }
+        let pb = left[..rows].iter().fold(b, |a, &x| a ^ x);
+        for (t, cj) in top.iter_mut().zip(c) {
+            *t = cj ^ pb;
+        }
+        for l in &mut left[..rows] {
+            *l ^= pb;
+        }
+    }
+
+    /// `Kernel::AlienEvenOdd { m, n: 9 }`: `par[i - 1]` is `r_i + r_0 + b`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn alien_even_odd8<const COPY: bool>(
+        src: &[u8],
+        copy: &mut [u8],
+        m: usize,
+        par: &mut [u64],
+    ) {
+        assert!((2..=64).contains(&m) && par.len() >= m - 1 && src.len() >= m * 64 + 8);
+        let mut r = [0u64; 64];
+        grid8::<COPY>(src, copy, m, &mut r);
+        let b = word(src, m * 8);
+        if COPY {
+            copy[m * 64..m * 64 + 8].copy_from_slice(&b.to_le_bytes());
+        }
+        let r0b = r[0] ^ b;
+        for (p, ri) in par.iter_mut().zip(&r[1..]) {
+            *p = ri ^ r0b;
+        }
+    }
+
+    /// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
+    /// column parities of the grid of positions stay in two registers, the grid row sums are
+    /// reduced four rows at a time, and the check rows above the third are sums of row sums.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and POPCNT.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub unsafe fn hamming<const COPY: bool>(
+        src: &[u8],
+        copy: &mut [u8],
+        grid: &[u8],
+        starts: &[usize],
+        checks: usize,
+        overall: bool,
+        par: &mut [u64],
+    ) {
+        let t_max = grid.len();
+        assert!((1..=16).contains(&t_max) && starts.len() == t_max && (3..=7).contains(&checks));
+        let k = starts[t_max - 1] + grid[t_max - 1].count_ones() as usize;
+        assert!(src.len() >= 8 * k && par.len() >= checks + usize::from(overall));
+        if COPY {
+            copy[..8 * k].copy_from_slice(&src[..8 * k]);
+        }
+        let zero = _mm256_setzero_si256();
+        let (mut c0, mut c1) = (zero, zero);
+        let row = |t: usize| -> (__m256i, __m256i) {
+            let (mask, at) = (grid[t], starts[t]);
+            if mask == 0xFF {
+                let s = src[8 * at..8 * at + 64].as_ptr().cast::<__m256i>();
+                // SAFETY: 64 bytes, bounds checked by the slice; unaligned loads.
+                unsafe { (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1))) }
+            } else if mask == 0xFE && at >= 1 {
+                // The word before the row and columns 1..8; lane 0 cleared.
+                let s = src[8 * at - 8..8 * at + 56].as_ptr().cast::<__m256i>();
+                // SAFETY: 64 bytes, bounds checked by the slice; unaligned loads.
+                let x = unsafe { (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1))) };
+                (_mm256_blend_epi32(zero, x.0, 0b1111_1100), x.1)
+            } else if mask == 0xE8 && src.len() >= 8 * at + 32 {
+                // Positions 3, 5, 6, 7 (the first grid row of every Hamming code with at
+                // least four data rows): words at, at + 1, at + 2, at + 3.
+                let s = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+                // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
+                let w = unsafe { _mm256_loadu_si256(s) };
+                (
+                    _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+                    _mm256_blend_epi32(zero, w, 0b1111_1100),
+                )
+            } else {
+                let mut x = [0i64; 8];
+                let mut j = at;
+                for (o, xo) in x.iter_mut().enumerate() {
+                    if mask >> o & 1 == 1 {
+                        *xo = word(src, j) as i64;
+                        j += 1;
+                    }
+                }
+                (
+                    _mm256_set_epi64x(x[3], x[2], x[1], x[0]),
+                    _mm256_set_epi64x(x[7], x[6], x[5], x[4]),
+                )
+            }
+        };
+        // Grid row sums, reduced four rows at a time: gq[q] holds g_{4q..4q+4}.
+        let mut gq = [zero; 4];
+        for (q, g) in gq.iter_mut().enumerate().take(grid.len().div_ceil(4)) {
+            let mut a = [zero; 4];
+            for (j, aj) in a.iter_mut().enumerate() {
+                let t = 4 * q + j;
+                if t < grid.len() {
+                    let (x0, x1) = row(t);
+                    c0 = _mm256_xor_si256(c0, x0);
+                    c1 = _mm256_xor_si256(c1, x1);
+                    *aj = _mm256_xor_si256(x0, x1);
+                }
+            }
+            *g = reduce4(a);
+        }
+        // Check row 3 + b is the sum of the g_t whose index t has bit b.
+        let s = _mm256_xor_si256(
+            _mm256_xor_si256(gq[0], gq[1]),
+            _mm256_xor_si256(gq[2], gq[3]),
+        );
+        let sl = lanes(s);
+        let (lo, hi) = (lanes(c0), lanes(c1));
+        let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+        let h = [
+            c[1] ^ c[3] ^ c[5] ^ c[7],
+            c[2] ^ c[3] ^ c[6] ^ c[7],
+            c[4] ^ c[5] ^ c[6] ^ c[7],
+            sl[1] ^ sl[3],
+            sl[2] ^ sl[3],
+            reduce1(_mm256_xor_si256(gq[1], gq[3])),
+            reduce1(_mm256_xor_si256(gq[2], gq[3])),
+        ];
+        let (head, rest) = par.split_at_mut(usize::from(overall));
+        for (r, x) in rest[..checks].iter_mut().zip(h) {
+            *r = x;
+        }
+        if overall {
+            let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
+            head[0] = h[..checks].iter().fold(all, |a, &x| a ^ x);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code;
+    use rand::{RngCore, SeedableRng};
+
+    /// Every code with a single-word fast path: its parity rows and copy equal the portable
+    /// kernel's, on random groups.
+    #[test]
+    fn fast_kernels_match_the_portable_ones() {
+        let mut specs: Vec<Spec> = (1..=12).map(|m| Spec::Alien { rows: m, cols: 9 }).collect();
+        specs.extend((4..=130).map(Spec::Secded));
+        specs.extend((3..=130).map(Spec::Hamming));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut fast_paths = 0;
+        for spec in specs {
+            let code = code::build(&spec);
+            let kernel = Kernel::for_code(code.as_ref());
+            let (k, r) = (code.k(), code.n() - code.k());
+            for _ in 0..20 {
+                let mut rows = vec![0u8; 8 * k];
+                rng.fill_bytes(&mut rows);
+                let mut copy = vec![0u8; 8 * k];
+                let mut par = vec![0u64; r];
+                if !kernel.group64::<true>(&rows, &mut copy, &mut par) {
+                    break;
+                }
+                let mut bare = vec![0u64; r];
+                assert!(kernel.group64::<false>(&rows, &mut [], &mut bare));
+                let mut want = vec![V::<1>::zero(); r];
+                let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
+                let mut want_copy = vec![0u8; 8 * k];
+                kernel.parity_copy::<1, true>(&rows, &mut want_copy, &mut want, &mut scratch);
+                let want: Vec<u64> = want.iter().map(|v| v.0[0]).collect();
+                assert_eq!(par, want, "{spec}");
+                assert_eq!(bare, want, "{spec}");
+                assert_eq!(copy, rows, "{spec}");
+                assert_eq!(want_copy, rows, "{spec}");
+                fast_paths += 1;
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            assert!(fast_paths > 2000, "{fast_paths}");
+        }
+        let _ = fast_paths;
     }
 }
