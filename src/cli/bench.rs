@@ -15,8 +15,9 @@ use tilecode::stream::bench::{bench_throughput_reps, random_payload};
 /// Arguments of `tilecode bench`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Every rate is in payload bytes per second, the median of --repetitions runs; memcpy (and cat)
-are measured in the same run on the same buffers, so the ratios are what to compare.
+Every rate is in payload bytes per second, the median of --repetitions runs. Each run times
+memcpy (or cat) right before the codec on the same buffers (or file), and every ratio is the
+median of those per-run ratios: on a shared machine the ratios are what to compare.
 
 Examples:
   tilecode bench
@@ -35,7 +36,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-4)]
     ber: f64,
     /// Runs per measurement; the median is reported.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 5)]
     repetitions: usize,
     /// Seed of the payload and of the flipped bits.
     #[arg(long, default_value_t = 1)]
@@ -48,26 +49,26 @@ pub struct Args {
     json: bool,
 }
 
-/// Median wall-clock time of running `cmd` `reps` times with stdout to /dev/null.
-fn time_command(mut make: impl FnMut() -> Command, reps: usize) -> anyhow::Result<Duration> {
-    let mut times = Vec::with_capacity(reps);
-    for _ in 0..reps {
-        let mut cmd = make();
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        let t = Instant::now();
-        let out = cmd.output().with_context(|| format!("running {cmd:?}"))?;
-        times.push(t.elapsed());
-        if !out.status.success() {
-            bail!(
-                "{cmd:?} failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-        }
+/// Wall-clock time of running `cmd` once with stdout to /dev/null.
+fn time_command(mut cmd: Command) -> anyhow::Result<Duration> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let t = Instant::now();
+    let out = cmd.output().with_context(|| format!("running {cmd:?}"))?;
+    let elapsed = t.elapsed();
+    if !out.status.success() {
+        bail!(
+            "{cmd:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
     }
-    times.sort_unstable();
-    Ok(times[times.len() / 2])
+    Ok(elapsed)
+}
+
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).expect("comparable"));
+    v[v.len() / 2]
 }
 
 /// A temporary file removed on drop.
@@ -100,32 +101,30 @@ fn cli_overhead(
     interleave: usize,
     reps: usize,
 ) -> anyhow::Result<Value> {
-    let cat = time_command(
-        || {
-            let mut c = Command::new("cat");
-            c.arg(file);
-            c
-        },
-        reps,
-    )?;
-    let enc = time_command(
-        || {
-            let mut c = Command::new(exe);
-            c.arg("encode")
-                .arg(file)
-                .args(["-o", "/dev/null", "--quiet", "--code"])
-                .arg(spec.to_string())
-                .arg("--interleave")
-                .arg(interleave.to_string());
-            c
-        },
-        reps,
-    )?;
+    // cat and the encoder alternate, so that both see the same load; the ratio is the
+    // median of the per-pair ratios.
+    let (mut cats, mut encs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..reps {
+        let mut c = Command::new("cat");
+        c.arg(file);
+        let cat = time_command(c)?;
+        let mut c = Command::new(exe);
+        c.arg("encode")
+            .arg(file)
+            .args(["-o", "/dev/null", "--quiet", "--code"])
+            .arg(spec.to_string())
+            .arg("--interleave")
+            .arg(interleave.to_string());
+        let enc = time_command(c)?;
+        ratios.push(cat.as_secs_f64() / enc.as_secs_f64().max(1e-9));
+        cats.push(cat);
+        encs.push(enc);
+    }
     let rate = |d: Duration| bytes as f64 / d.as_secs_f64().max(1e-9);
     Ok(json!({
-        "cat_bytes_per_sec": rate(cat),
-        "encode_bytes_per_sec": rate(enc),
-        "encode_to_cat_ratio": rate(enc) / rate(cat),
+        "cat_bytes_per_sec": rate(median(cats)),
+        "encode_bytes_per_sec": rate(median(encs)),
+        "encode_to_cat_ratio": median(ratios),
     }))
 }
 
@@ -214,22 +213,23 @@ fn table(results: &[Value]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<13} {:>5} {:>9} {:>16} {:>16} {:>16} {:>24}",
-        "code", "D", "memcpy", "encode", "decode clean", "decode at BER", "CLI encode vs cat"
+        "{:<13} {:>5} {:>9} {:>16} {:>16} {:>16} {:>26}",
+        "code", "D", "memcpy", "encode", "decode clean", "decode at BER", "CLI encode / cat GB/s"
     );
     for r in results {
         let ratio = |k: &str| r[k].as_f64().unwrap_or(0.0);
         let cli = match r.get("cli") {
             Some(c) => format!(
-                "{:.2} / {:.2} GB/s",
+                "{:.2} / {:.2} ({:>5.1}%)",
                 gbs(c, "encode_bytes_per_sec"),
-                gbs(c, "cat_bytes_per_sec")
+                gbs(c, "cat_bytes_per_sec"),
+                100.0 * c["encode_to_cat_ratio"].as_f64().unwrap_or(0.0)
             ),
             None => "-".into(),
         };
         let _ = writeln!(
             s,
-            "{:<13} {:>5} {:>7.2}GB/s {:>7.2} ({:>5.1}%) {:>7.2} ({:>5.1}%) {:>7.2} ({:>5.1}%) {:>24}",
+            "{:<13} {:>5} {:>7.2}GB/s {:>7.2} ({:>5.1}%) {:>7.2} ({:>5.1}%) {:>7.2} ({:>5.1}%) {:>26}",
             r["code"].as_str().unwrap_or(""),
             r["interleave"],
             gbs(r, "memcpy_bytes_per_sec"),
@@ -245,7 +245,7 @@ fn table(results: &[Value]) -> String {
     if let Some(r) = results.first() {
         let _ = writeln!(
             s,
-            "payload {:.1} MiB (whole chunks), BER {} for the noisy decode ({} bits flipped), median of {} runs; GB/s of payload",
+            "payload {:.1} MiB (whole chunks), BER {} for the noisy decode ({} bits flipped); GB/s of payload, medians of {} runs; (%) the median of the per-run ratios to memcpy / cat",
             r["bytes"].as_u64().unwrap_or(0) as f64 / 1048576.0,
             r["ber"],
             r["flipped_bits"],
