@@ -274,9 +274,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => bail!("one of --ber, --flips, --burst is required"),
     };
     if let Channel::Ber(p) = channel
-        && !(0.0..=1.0).contains(&p) {
-            bail!("bad --ber {p}: expected a probability between 0 and 1");
-        }
+        && !(0.0..=1.0).contains(&p)
+    {
+        bail!("bad --ber {p}: expected a probability between 0 and 1");
+    }
     let seed = args.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
     let source = Source::from_arg(args.file.as_deref());
     let (mut input, size) = source.open()?;

@@ -122,12 +122,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, Source::Stdin) => None,
     };
     if let (Some(d), Source::File(p)) = (&dest, &source)
-        && d == p {
-            bail!(
-                "output `{}` is the input file; choose another output",
-                d.display()
-            );
-        }
+        && d == p
+    {
+        bail!(
+            "output `{}` is the input file; choose another output",
+            d.display()
+        );
+    }
     let (input, size) = source.open()?;
     let mut sink = match &dest {
         Some(d) => Sink::file(d, args.force, source.path())?,

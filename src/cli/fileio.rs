@@ -109,25 +109,28 @@ impl Sink {
     /// unless `force`, and refuses to replace the input file in any case.
     pub fn file(dest: &Path, force: bool, input: Option<&Path>) -> anyhow::Result<Sink> {
         if let Some(inp) = input
-            && same_file(inp, dest) {
-                bail!(
-                    "output `{}` is the input file; choose another output",
-                    dest.display()
-                );
-            }
+            && same_file(inp, dest)
+        {
+            bail!(
+                "output `{}` is the input file; choose another output",
+                dest.display()
+            );
+        }
         // Devices and pipes (`/dev/null`, a FIFO) are written in place: there is nothing to
         // overwrite, and renaming a file over them would replace them.
         if let Ok(meta) = fs::metadata(dest)
-            && !meta.is_file() && !meta.is_dir() {
-                let f = fs::OpenOptions::new()
-                    .write(true)
-                    .open(dest)
-                    .with_context(|| format!("cannot open `{}`", dest.display()))?;
-                return Ok(Sink {
-                    writer: BufWriter::with_capacity(BUF_SIZE, Box::new(f)),
-                    target: Target::Stdout,
-                });
-            }
+            && !meta.is_file()
+            && !meta.is_dir()
+        {
+            let f = fs::OpenOptions::new()
+                .write(true)
+                .open(dest)
+                .with_context(|| format!("cannot open `{}`", dest.display()))?;
+            return Ok(Sink {
+                writer: BufWriter::with_capacity(BUF_SIZE, Box::new(f)),
+                target: Target::Stdout,
+            });
+        }
         if dest.exists() && !force {
             bail!(
                 "refusing to overwrite `{}` (it exists; use --force)",
@@ -309,9 +312,10 @@ impl Drop for ReadAhead {
         let (tx, _) = sync_channel(0);
         drop(std::mem::replace(&mut self.empty, tx));
         if let Some(t) = self.thread.take()
-            && t.is_finished() {
-                let _ = t.join();
-            }
+            && t.is_finished()
+        {
+            let _ = t.join();
+        }
     }
 }
 

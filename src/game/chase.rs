@@ -194,9 +194,10 @@ fn shift_xor(dst: &mut [u64], src: &[u64], n: usize, s: isize, torus: bool) {
         shr_xor(dst, src, (-s) as usize);
     }
     if !n.is_multiple_of(64)
-        && let Some(last) = dst.get_mut(n / 64) {
-            *last &= (1u64 << (n % 64)) - 1;
-        }
+        && let Some(last) = dst.get_mut(n / 64)
+    {
+        *last &= (1u64 << (n % 64)) - 1;
+    }
 }
 
 /// `data[dst..dst + len] ^= data[src..src + len]` for disjoint ranges.

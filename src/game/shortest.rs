@@ -1203,9 +1203,10 @@ impl LineCounts {
                 best_a = a;
             }
             if step % report == 0
-                && let Some(p) = progress {
-                    p(step, total);
-                }
+                && let Some(p) = progress
+            {
+                p(step, total);
+            }
         }
         if let Some(p) = progress {
             p(total, total);

@@ -312,13 +312,14 @@ fn alien_certificate(board: &Board) -> BitVec {
     let (r, c) = super::alien::parity_pair(board);
     let mut y = BitVec::zeros(m * n);
     if n % 2 == 1
-        && let Some(i) = (1..m).find(|&i| r.get(i) != r.get(0)) {
-            for j in 0..n {
-                y.set(j, true);
-                y.set(i * n + j, true);
-            }
-            return y;
+        && let Some(i) = (1..m).find(|&i| r.get(i) != r.get(0))
+    {
+        for j in 0..n {
+            y.set(j, true);
+            y.set(i * n + j, true);
         }
+        return y;
+    }
     let j = (1..n)
         .filter(|_| m % 2 == 1)
         .find(|&j| c.get(j) != c.get(0))

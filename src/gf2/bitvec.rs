@@ -88,9 +88,10 @@ impl BitVec {
     fn clear_tail(&mut self) {
         let r = self.len % 64;
         if r != 0
-            && let Some(last) = self.words.last_mut() {
-                *last &= (1u64 << r) - 1;
-            }
+            && let Some(last) = self.words.last_mut()
+        {
+            *last &= (1u64 << r) - 1;
+        }
     }
 
     /// The length in bits.

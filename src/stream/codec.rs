@@ -1162,21 +1162,19 @@ mod tests {
         assert!(codec.table.is_empty());
     }
 }
-/// Per-group costs in cache (the table in `docs/benchmarks.md`):
+/// Per-group costs, the data in cache (the table in `docs/benchmarks.md`):
 /// `cargo test --release --lib micro_kernel -- --ignored --nocapture`.
 #[cfg(test)]
 mod micro {
     use super::*;
 
-    const GROUPS: usize = 600;
-
-    /// Best of 30 runs of `f` (which handles `GROUPS` groups), in nanoseconds per group.
-    fn best(mut f: impl FnMut()) -> f64 {
-        (0..30)
+    /// Best of 40 runs of `f`, in nanoseconds per group of the `groups` it handles.
+    fn best(groups: usize, mut f: impl FnMut()) -> f64 {
+        (0..40)
             .map(|_| {
                 let t = std::time::Instant::now();
                 f();
-                t.elapsed().as_nanos() as f64 / GROUPS as f64
+                t.elapsed().as_nanos() as f64 / groups as f64
             })
             .fold(f64::MAX, f64::min)
     }
@@ -1187,81 +1185,66 @@ mod micro {
         for spec in ["alien:9x9", "secded:72"] {
             let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
             let codec = Codec::new(l.clone(), true);
-            let data = crate::stream::bench::random_payload(l.group_data * GROUPS, 1);
+            // Two whole chunks (2 MiB): in the last-level cache.
+            let data = crate::stream::bench::random_payload(2 * l.chunk_size, 1);
+            let groups = 2 * l.chunk_groups;
+            let mut sink = 0u64;
+            let mut copy = vec![0u8; data.len()];
+            let memcpy = best(groups, || copy.copy_from_slice(std::hint::black_box(&data)));
+            let crc = best(groups, || {
+                sink ^= u64::from(crc32c::crc32c(std::hint::black_box(&data)))
+            });
+            let third = data.len() / 3;
+            let crc3 = best(groups, || {
+                let d = std::hint::black_box(&data);
+                let c = crc::append3([0; 3], &d[..third], &d[third..2 * third], &d[2 * third..3 * third]);
+                sink ^= u64::from(c[0]);
+            });
             let mut par = vec![V::<1>::zero(); codec.r];
             let mut scr = vec![V::<1>::zero(); codec.kernel.scratch_len()];
-            let mut sink = 0u64;
-            let kernel = best(|| {
-                for g in data.chunks_exact(l.group_data) {
-                    codec
-                        .kernel
-                        .parity(std::hint::black_box(g), &mut par, &mut scr);
-                    sink ^= par[0].0[0];
-                }
-            });
-            let mut enc = vec![0u8; l.group_bytes * GROUPS];
-            let encode = best(|| codec.encode_groups(std::hint::black_box(&data), &mut enc));
-            let mut dec = vec![0u8; l.group_data * GROUPS];
-            let decode = best(|| {
-                let mut st = ChunkStats::default();
-                codec.decode_groups(std::hint::black_box(&enc), &mut dec, &mut st);
-            });
-            let mut noisy = enc.clone();
-            crate::stream::bench::apply_ber(&mut noisy, 1e-4, 3);
-            let decode_noisy = best(|| {
-                let mut st = ChunkStats::default();
-                codec.decode_groups(std::hint::black_box(&noisy), &mut dec, &mut st);
-            });
-            let crc = best(|| sink ^= crc32c::crc32c(std::hint::black_box(&data)) as u64);
-            let third = GROUPS / 3 * l.group_data;
-            let crc3 = best(|| {
-                let d = std::hint::black_box(&data);
-                let c = crc::append3(
-                    [0; 3],
-                    &d[..third],
-                    &d[third..2 * third],
-                    &d[2 * third..3 * third],
-                );
-                sink ^= c[0] as u64;
-            });
             let mut odata = vec![0u8; l.group_data];
-            let copy_kernel = best(|| {
+            let portable = best(groups, || {
                 for g in data.chunks_exact(l.group_data) {
-                    codec.kernel.parity_copy::<1, true>(
-                        std::hint::black_box(g),
-                        &mut odata,
-                        &mut par,
-                        &mut scr,
-                    );
+                    let g = std::hint::black_box(g);
+                    codec.kernel.parity_copy::<1, true>(g, &mut odata, &mut par, &mut scr);
                     sink ^= par[0].0[0];
                 }
             });
             let mut words = vec![0u64; codec.r];
-            let fast = best(|| {
+            let fast = best(groups, || {
                 for g in data.chunks_exact(l.group_data) {
-                    assert!(codec.kernel.group64::<true>(
-                        std::hint::black_box(g),
-                        &mut odata,
-                        &mut words
-                    ));
+                    let g = std::hint::black_box(g);
+                    assert!(codec.kernel.group64::<true>(g, &mut odata, &mut words));
                     sink ^= words[0];
                 }
             });
-            let chunk = l.chunk_size;
-            let mut cenc = vec![0u8; l.chunk_bytes];
-            let chunks = (data.len() / chunk).max(1);
-            let enc_chunk = best(|| {
-                for c in data.chunks_exact(chunk) {
-                    sink ^= codec.encode_chunk(std::hint::black_box(c), 0, &mut cenc) as u64;
+            let mut enc = vec![0u8; 2 * l.chunk_bytes];
+            let encode = best(groups, || {
+                for (c, o) in data.chunks_exact(l.chunk_size).zip(enc.chunks_exact_mut(l.chunk_bytes)) {
+                    sink ^= u64::from(codec.encode_chunk(std::hint::black_box(c), 0, o));
                 }
-            }) * GROUPS as f64
-                / (chunks * l.chunk_groups) as f64;
-            let mut copy = vec![0u8; data.len()];
-            let memcpy = best(|| copy.copy_from_slice(std::hint::black_box(&data)));
+            });
+            let mut dec = vec![0u8; 2 * l.chunk_groups * l.group_data];
+            let dec_chunks = |enc: &[u8], dec: &mut [u8]| {
+                let mut bad = 0;
+                for (i, (c, o)) in enc
+                    .chunks_exact(l.chunk_bytes)
+                    .zip(dec.chunks_exact_mut(l.chunk_groups * l.group_data))
+                    .enumerate()
+                {
+                    bad += u64::from(!codec.decode_chunk(c, i as u64 * 0, l.chunk_size, o).ok);
+                }
+                bad
+            };
+            let decode = best(groups, || sink ^= dec_chunks(std::hint::black_box(&enc), &mut dec));
+            let mut noisy = enc.clone();
+            crate::stream::bench::apply_ber(&mut noisy, 1e-4, 3);
+            let decode_noisy = best(groups, || sink ^= dec_chunks(std::hint::black_box(&noisy), &mut dec));
             std::hint::black_box((sink, &copy));
             println!(
-                "{spec} ns/group: memcpy {memcpy:.1}, crc32c {crc:.1}, crc x3 {crc3:.1}, kernel {kernel:.1}, \
-                 kernel+copy {copy_kernel:.1}, fast kernel+copy {fast:.1}, encode {encode:.1}, encode_chunk {enc_chunk:.1}, decode {decode:.1}, decode at BER 1e-4 {decode_noisy:.1}"
+                "{spec} ns/group: memcpy {memcpy:.1}, crc32c crate {crc:.1}, crc x3 {crc3:.1}, \
+                 portable kernel+copy {portable:.1}, fast kernel+copy {fast:.1}, encode {encode:.1}, \
+                 decode {decode:.1}, decode at BER 1e-4 {decode_noisy:.1}"
             );
         }
     }

@@ -90,6 +90,36 @@ impl<const B: usize> BitOr for V<B> {
     }
 }
 
+/// How the single-word fast path loads one grid row of a Hamming code (eight positions,
+/// some of them data rows) from the group's data rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowPlan {
+    /// Columns 0..8 are data rows `at..at + 8`.
+    Full(usize),
+    /// Columns 1..8 are data rows `at..at + 7` (column 0 is a power of two): the eight rows
+    /// from `at - 1`, lane 0 cleared.
+    Tail(usize),
+    /// Columns 3, 5, 6, 7 are data rows `at..at + 4` (the first grid row of a Hamming code).
+    First(usize),
+}
+
+impl RowPlan {
+    /// The plan of every grid row, or `None` when some row is none of the three kinds
+    /// (short codes whose last grid row is partial): those take the general kernel.
+    fn for_grid(grid: &[u8], starts: &[usize]) -> Option<Vec<RowPlan>> {
+        let k: usize = grid.iter().map(|m| m.count_ones() as usize).sum();
+        grid.iter()
+            .zip(starts)
+            .map(|(&mask, &at)| match mask {
+                0xFF if at + 8 <= k => Some(RowPlan::Full(at)),
+                0xFE if at >= 1 && at + 7 <= k => Some(RowPlan::Tail(at)),
+                0xE8 if at + 4 <= k => Some(RowPlan::First(at)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// How the parity rows of one family follow from its data rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -127,6 +157,9 @@ pub enum Kernel {
         grid: Vec<u8>,
         /// The first data row of each grid row.
         starts: Vec<usize>,
+        /// How the single-word fast path loads each grid row (see [`RowPlan`]), when every
+        /// row can be loaded that way.
+        plan: Option<Vec<RowPlan>>,
         /// Number of Hamming check rows.
         checks: usize,
         /// Whether an overall parity row comes first (SECDED).
@@ -184,7 +217,7 @@ impl Kernel {
             }
             grid[p / 8] |= 1 << (p % 8);
         }
-        let starts = grid
+        let starts: Vec<usize> = grid
             .iter()
             .scan(0, |at, m| {
                 let start = *at;
@@ -192,9 +225,11 @@ impl Kernel {
                 Some(start)
             })
             .collect();
+        let plan = RowPlan::for_grid(&grid, &starts);
         Kernel::Hamming {
             grid,
             starts,
+            plan,
             checks,
             overall,
         }
@@ -230,10 +265,21 @@ impl Kernel {
                     return true;
                 }
                 Kernel::Hamming {
+                    plan: Some(ref plan),
+                    checks,
+                    overall,
+                    ..
+                } if (3..=7).contains(&checks) && plan.len() <= 16 => {
+                    // SAFETY: as above.
+                    unsafe { avx2::hamming_plan::<COPY>(rows, copy, plan, checks, overall, par) };
+                    return true;
+                }
+                Kernel::Hamming {
                     ref grid,
                     ref starts,
                     checks,
                     overall,
+                    ..
                 } if (3..=7).contains(&checks) && grid.len() <= 16 => {
                     // SAFETY: as above.
                     unsafe {
@@ -538,6 +584,7 @@ impl<'a, 'b, const B: usize, const COPY: bool> Rows<'a, 'b, B, COPY> {
 /// and, through the codec, against `BlockCode`.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use super::RowPlan;
     use std::arch::x86_64::*;
 
     /// Whether the CPU has AVX2 (cached by the standard library).
@@ -686,6 +733,116 @@ mod avx2 {
         }
     }
 
+    /// `Kernel::Hamming` from its row plans (at most 16 grid rows, 3 to 7 check rows): the
+    /// column parities of the grid of positions stay in two registers, the row sums are
+    /// reduced four rows at a time, and the check rows above the third are sums of row sums.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn hamming_plan<const COPY: bool>(
+        src: &[u8],
+        copy: &mut [u8],
+        plan: &[RowPlan],
+        checks: usize,
+        overall: bool,
+        par: &mut [u64],
+    ) {
+        assert!(plan.len() <= 16 && (3..=7).contains(&checks));
+        assert!(par.len() >= checks + usize::from(overall));
+        let k = src.len() / 8;
+        if COPY {
+            // In blocks of 256 bytes, each unrolled: as one loop the copy would be turned
+            // into a call to memcpy, which costs more than the copy itself at this size.
+            let (src, copy) = (&src[..8 * k], &mut copy[..8 * k]);
+            let mut blocks = copy.chunks_exact_mut(256).zip(src.chunks_exact(256));
+            for (d, s) in &mut blocks {
+                let (d, s) = (d.as_mut_ptr().cast::<__m256i>(), s.as_ptr().cast::<__m256i>());
+                for i in 0..8 {
+                    // SAFETY: 32-byte part `i < 8` of the 256-byte blocks; unaligned.
+                    unsafe { _mm256_storeu_si256(d.add(i), _mm256_loadu_si256(s.add(i))) };
+                }
+            }
+            let done = 8 * k / 256 * 256;
+            for (d, s) in copy[done..].chunks_mut(8).zip(src[done..].chunks(8)) {
+                d.copy_from_slice(s);
+            }
+        }
+        let zero = _mm256_setzero_si256();
+        let load = |at: usize| {
+            let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+            // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
+            unsafe { _mm256_loadu_si256(p) }
+        };
+        let (mut c0, mut c1) = (zero, zero);
+        let mut sums = [zero; 16];
+        for (sum, p) in sums.iter_mut().zip(plan) {
+            let (x0, x1) = match *p {
+                RowPlan::Full(at) => (load(at), load(at + 4)),
+                RowPlan::Tail(at) => (
+                    _mm256_blend_epi32(zero, load(at - 1), 0b1111_1100),
+                    load(at + 3),
+                ),
+                RowPlan::First(at) => {
+                    let w = load(at);
+                    (
+                        _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+                        _mm256_blend_epi32(zero, w, 0b1111_1100),
+                    )
+                }
+            };
+            c0 = _mm256_xor_si256(c0, x0);
+            c1 = _mm256_xor_si256(c1, x1);
+            *sum = _mm256_xor_si256(x0, x1);
+        }
+        // Grid row sums g_t, four to a register: gq[q] holds g_{4q..4q+4}.
+        let gq: [__m256i; 4] = std::array::from_fn(|q| {
+            reduce4([sums[4 * q], sums[4 * q + 1], sums[4 * q + 2], sums[4 * q + 3]])
+        });
+        // Check row 3 + b is the sum of the g_t whose index t has bit b.
+        let s = _mm256_xor_si256(
+            _mm256_xor_si256(gq[0], gq[1]),
+            _mm256_xor_si256(gq[2], gq[3]),
+        );
+        let sl = lanes(s);
+        let (lo, hi) = (lanes(c0), lanes(c1));
+        let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+        let h = [
+            c[1] ^ c[3] ^ c[5] ^ c[7],
+            c[2] ^ c[3] ^ c[6] ^ c[7],
+            c[4] ^ c[5] ^ c[6] ^ c[7],
+            sl[1] ^ sl[3],
+            sl[2] ^ sl[3],
+            reduce1(_mm256_xor_si256(gq[1], gq[3])),
+            reduce1(_mm256_xor_si256(gq[2], gq[3])),
+        ];
+        finish_hamming(h, sl[0] ^ sl[1] ^ sl[2] ^ sl[3], checks, overall, par);
+    }
+
+    /// Writes the `checks` check rows `h` to `par`, after the overall parity (the sum of
+    /// every data row, `all`, and every check row) when `overall`. Written term by term: a
+    /// loop over `h[..checks]` is vectorised into a masked load of values just stored one by
+    /// one, which stalls on store forwarding.
+    #[inline]
+    fn finish_hamming(h: [u64; 7], all: u64, checks: usize, overall: bool, par: &mut [u64]) {
+        let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
+        let total = all
+            ^ h[0]
+            ^ h[1]
+            ^ h[2]
+            ^ (h[3] & keep(3))
+            ^ (h[4] & keep(4))
+            ^ (h[5] & keep(5))
+            ^ (h[6] & keep(6));
+        let (head, rest) = par.split_at_mut(usize::from(overall));
+        for (r, x) in rest[..checks].iter_mut().zip(h) {
+            *r = x;
+        }
+        if overall {
+            head[0] = total;
+        }
+    }
+
     /// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
     /// column parities of the grid of positions stay in two registers, the grid row sums are
     /// reduced four rows at a time, and the check rows above the third are sums of row sums.
@@ -780,14 +937,7 @@ mod avx2 {
             reduce1(_mm256_xor_si256(gq[1], gq[3])),
             reduce1(_mm256_xor_si256(gq[2], gq[3])),
         ];
-        let (head, rest) = par.split_at_mut(usize::from(overall));
-        for (r, x) in rest[..checks].iter_mut().zip(h) {
-            *r = x;
-        }
-        if overall {
-            let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
-            head[0] = h[..checks].iter().fold(all, |a, &x| a ^ x);
-        }
+        finish_hamming(h, sl[0] ^ sl[1] ^ sl[2] ^ sl[3], checks, overall, par);
     }
 }
 
@@ -837,5 +987,92 @@ mod tests {
             assert!(fast_paths > 2000, "{fast_paths}");
         }
         let _ = fast_paths;
+    }
+}
+
+#[cfg(test)]
+mod zz_direct {
+    use super::*;
+    use std::arch::x86_64::*;
+const K: usize = 64;
+#[inline(always)] unsafe fn ld(p: *const u8, w: usize) -> __m256i { _mm256_loadu_si256(p.add(8*w) as *const __m256i) }
+#[target_feature(enable="avx2")]
+unsafe fn reduce4(a: [__m256i;4]) -> __m256i {
+    let t01 = _mm256_xor_si256(_mm256_unpacklo_epi64(a[0], a[1]), _mm256_unpackhi_epi64(a[0], a[1]));
+    let t23 = _mm256_xor_si256(_mm256_unpacklo_epi64(a[2], a[3]), _mm256_unpackhi_epi64(a[2], a[3]));
+    _mm256_xor_si256(_mm256_permute2x128_si256(t01, t23, 0x20), _mm256_permute2x128_si256(t01, t23, 0x31))
+}
+// rows: (kind, word): kind 0 = FF at w, 1 = FE at w (load w-1, clear lane 0), 2 = E8 at w
+const PLAN: [(u8, usize); 9] = [(2,0),(1,4),(1,11),(0,18),(1,26),(0,33),(0,41),(0,49),(1,57)];
+#[target_feature(enable="avx2")]
+unsafe fn secded72(src: &[u8], copy: &mut [u8], par: &mut [u64; 8], plan: &[(u8, usize)]) {
+    assert!(src.len() >= 8*K && copy.len() >= 8*K);
+    let s = src.as_ptr(); let d = copy.as_mut_ptr();
+    for i in 0..16 { _mm256_storeu_si256(d.add(32*i) as *mut __m256i, _mm256_loadu_si256(s.add(32*i) as *const __m256i)); }
+    let z = _mm256_setzero_si256();
+    let (mut c0, mut c1) = (z, z);
+    let mut a = [z; 12];
+    for t in 0..plan.len() {
+        let (kind, w) = plan[t];
+        let (x0, x1) = match kind {
+            0 => (ld(s, w), ld(s, w+4)),
+            1 => (_mm256_blend_epi32(z, ld(s, w-1), 0b11111100), ld(s, w+3)),
+            _ => { let v = ld(s, w); (_mm256_blend_epi32(z, _mm256_permute4x64_epi64(v, 0), 0b11000000), _mm256_blend_epi32(z, v, 0b11111100)) }
+        };
+        c0 = _mm256_xor_si256(c0, x0); c1 = _mm256_xor_si256(c1, x1);
+        a[t] = _mm256_xor_si256(x0, x1);
+    }
+    let g0 = reduce4([a[0],a[1],a[2],a[3]]); let g1 = reduce4([a[4],a[5],a[6],a[7]]); let g2 = reduce4([a[8],z,z,z]);
+    let mut c = [0u64; 8]; _mm256_storeu_si256(c.as_mut_ptr() as *mut __m256i, c0); _mm256_storeu_si256(c.as_mut_ptr().add(4) as *mut __m256i, c1);
+    let sv = _mm256_xor_si256(_mm256_xor_si256(g0, g1), g2);
+    let mut sl = [0u64; 4]; _mm256_storeu_si256(sl.as_mut_ptr() as *mut __m256i, sv);
+    let mut g1l = [0u64;4]; _mm256_storeu_si256(g1l.as_mut_ptr() as *mut __m256i, g1);
+    let mut g2l = [0u64;4]; _mm256_storeu_si256(g2l.as_mut_ptr() as *mut __m256i, g2);
+    let h = [c[1]^c[3]^c[5]^c[7], c[2]^c[3]^c[6]^c[7], c[4]^c[5]^c[6]^c[7], sl[1]^sl[3], sl[2]^sl[3], g1l[0]^g1l[1]^g1l[2]^g1l[3], g2l[0]^g2l[1]^g2l[2]^g2l[3]];
+    let all = sl[0]^sl[1]^sl[2]^sl[3];
+    par[0] = h.iter().fold(all, |a, &x| a ^ x);
+    par[1..8].copy_from_slice(&h);
+}
+
+    use crate::code;
+    #[test]
+    #[ignore]
+    fn zz_direct() {
+        let code = code::build(&"secded:72".parse().unwrap());
+        let kernel = Kernel::for_code(code.as_ref());
+        let Kernel::Hamming { plan: Some(ref plan), checks, overall, .. } = kernel else { panic!() };
+        let data = crate::stream::bench::random_payload(512 * 600, 1);
+        let mut copy = vec![0u8; 512];
+        let mut par = [0u64; 8];
+        let mut best = [f64::MAX; 3];
+        for _ in 0..40 {
+            let t = std::time::Instant::now();
+            for _ in 0..100 {
+                for g in data.chunks_exact(512) {
+                    unsafe { avx2::hamming_plan::<true>(std::hint::black_box(g), &mut copy, plan, checks, overall, &mut par) };
+                    std::hint::black_box(&par);
+                }
+            }
+            best[0] = best[0].min(t.elapsed().as_nanos() as f64 / 60000.0);
+            let t = std::time::Instant::now();
+            for _ in 0..100 {
+                for g in data.chunks_exact(512) {
+                    kernel.group64::<true>(std::hint::black_box(g), &mut copy, &mut par);
+                    std::hint::black_box(&par);
+                }
+            }
+            best[1] = best[1].min(t.elapsed().as_nanos() as f64 / 60000.0);
+            let planv: Vec<(u8, usize)> = PLAN.to_vec();
+            let mut p8 = [0u64; 8];
+            let t = std::time::Instant::now();
+            for _ in 0..100 {
+                for g in data.chunks_exact(512) {
+                    unsafe { secded72(std::hint::black_box(g), &mut copy, &mut p8, std::hint::black_box(&planv)) };
+                    std::hint::black_box(&p8);
+                }
+            }
+            best[2] = best[2].min(t.elapsed().as_nanos() as f64 / 60000.0);
+        }
+        println!("direct {:.1} via group64 {:.1} exp {:.1}", best[0], best[1], best[2]);
     }
 }
