@@ -757,7 +757,10 @@ mod avx2 {
             let (src, copy) = (&src[..8 * k], &mut copy[..8 * k]);
             let mut blocks = copy.chunks_exact_mut(256).zip(src.chunks_exact(256));
             for (d, s) in &mut blocks {
-                let (d, s) = (d.as_mut_ptr().cast::<__m256i>(), s.as_ptr().cast::<__m256i>());
+                let (d, s) = (
+                    d.as_mut_ptr().cast::<__m256i>(),
+                    s.as_ptr().cast::<__m256i>(),
+                );
                 for i in 0..8 {
                     // SAFETY: 32-byte part `i < 8` of the 256-byte blocks; unaligned.
                     unsafe { _mm256_storeu_si256(d.add(i), _mm256_loadu_si256(s.add(i))) };
@@ -797,7 +800,12 @@ mod avx2 {
         }
         // Grid row sums g_t, four to a register: gq[q] holds g_{4q..4q+4}.
         let gq: [__m256i; 4] = std::array::from_fn(|q| {
-            reduce4([sums[4 * q], sums[4 * q + 1], sums[4 * q + 2], sums[4 * q + 3]])
+            reduce4([
+                sums[4 * q],
+                sums[4 * q + 1],
+                sums[4 * q + 2],
+                sums[4 * q + 3],
+            ])
         });
         // Check row 3 + b is the sum of the g_t whose index t has bit b.
         let s = _mm256_xor_si256(
@@ -987,92 +995,5 @@ mod tests {
             assert!(fast_paths > 2000, "{fast_paths}");
         }
         let _ = fast_paths;
-    }
-}
-
-#[cfg(test)]
-mod zz_direct {
-    use super::*;
-    use std::arch::x86_64::*;
-const K: usize = 64;
-#[inline(always)] unsafe fn ld(p: *const u8, w: usize) -> __m256i { _mm256_loadu_si256(p.add(8*w) as *const __m256i) }
-#[target_feature(enable="avx2")]
-unsafe fn reduce4(a: [__m256i;4]) -> __m256i {
-    let t01 = _mm256_xor_si256(_mm256_unpacklo_epi64(a[0], a[1]), _mm256_unpackhi_epi64(a[0], a[1]));
-    let t23 = _mm256_xor_si256(_mm256_unpacklo_epi64(a[2], a[3]), _mm256_unpackhi_epi64(a[2], a[3]));
-    _mm256_xor_si256(_mm256_permute2x128_si256(t01, t23, 0x20), _mm256_permute2x128_si256(t01, t23, 0x31))
-}
-// rows: (kind, word): kind 0 = FF at w, 1 = FE at w (load w-1, clear lane 0), 2 = E8 at w
-const PLAN: [(u8, usize); 9] = [(2,0),(1,4),(1,11),(0,18),(1,26),(0,33),(0,41),(0,49),(1,57)];
-#[target_feature(enable="avx2")]
-unsafe fn secded72(src: &[u8], copy: &mut [u8], par: &mut [u64; 8], plan: &[(u8, usize)]) {
-    assert!(src.len() >= 8*K && copy.len() >= 8*K);
-    let s = src.as_ptr(); let d = copy.as_mut_ptr();
-    for i in 0..16 { _mm256_storeu_si256(d.add(32*i) as *mut __m256i, _mm256_loadu_si256(s.add(32*i) as *const __m256i)); }
-    let z = _mm256_setzero_si256();
-    let (mut c0, mut c1) = (z, z);
-    let mut a = [z; 12];
-    for t in 0..plan.len() {
-        let (kind, w) = plan[t];
-        let (x0, x1) = match kind {
-            0 => (ld(s, w), ld(s, w+4)),
-            1 => (_mm256_blend_epi32(z, ld(s, w-1), 0b11111100), ld(s, w+3)),
-            _ => { let v = ld(s, w); (_mm256_blend_epi32(z, _mm256_permute4x64_epi64(v, 0), 0b11000000), _mm256_blend_epi32(z, v, 0b11111100)) }
-        };
-        c0 = _mm256_xor_si256(c0, x0); c1 = _mm256_xor_si256(c1, x1);
-        a[t] = _mm256_xor_si256(x0, x1);
-    }
-    let g0 = reduce4([a[0],a[1],a[2],a[3]]); let g1 = reduce4([a[4],a[5],a[6],a[7]]); let g2 = reduce4([a[8],z,z,z]);
-    let mut c = [0u64; 8]; _mm256_storeu_si256(c.as_mut_ptr() as *mut __m256i, c0); _mm256_storeu_si256(c.as_mut_ptr().add(4) as *mut __m256i, c1);
-    let sv = _mm256_xor_si256(_mm256_xor_si256(g0, g1), g2);
-    let mut sl = [0u64; 4]; _mm256_storeu_si256(sl.as_mut_ptr() as *mut __m256i, sv);
-    let mut g1l = [0u64;4]; _mm256_storeu_si256(g1l.as_mut_ptr() as *mut __m256i, g1);
-    let mut g2l = [0u64;4]; _mm256_storeu_si256(g2l.as_mut_ptr() as *mut __m256i, g2);
-    let h = [c[1]^c[3]^c[5]^c[7], c[2]^c[3]^c[6]^c[7], c[4]^c[5]^c[6]^c[7], sl[1]^sl[3], sl[2]^sl[3], g1l[0]^g1l[1]^g1l[2]^g1l[3], g2l[0]^g2l[1]^g2l[2]^g2l[3]];
-    let all = sl[0]^sl[1]^sl[2]^sl[3];
-    par[0] = h.iter().fold(all, |a, &x| a ^ x);
-    par[1..8].copy_from_slice(&h);
-}
-
-    use crate::code;
-    #[test]
-    #[ignore]
-    fn zz_direct() {
-        let code = code::build(&"secded:72".parse().unwrap());
-        let kernel = Kernel::for_code(code.as_ref());
-        let Kernel::Hamming { plan: Some(ref plan), checks, overall, .. } = kernel else { panic!() };
-        let data = crate::stream::bench::random_payload(512 * 600, 1);
-        let mut copy = vec![0u8; 512];
-        let mut par = [0u64; 8];
-        let mut best = [f64::MAX; 3];
-        for _ in 0..40 {
-            let t = std::time::Instant::now();
-            for _ in 0..100 {
-                for g in data.chunks_exact(512) {
-                    unsafe { avx2::hamming_plan::<true>(std::hint::black_box(g), &mut copy, plan, checks, overall, &mut par) };
-                    std::hint::black_box(&par);
-                }
-            }
-            best[0] = best[0].min(t.elapsed().as_nanos() as f64 / 60000.0);
-            let t = std::time::Instant::now();
-            for _ in 0..100 {
-                for g in data.chunks_exact(512) {
-                    kernel.group64::<true>(std::hint::black_box(g), &mut copy, &mut par);
-                    std::hint::black_box(&par);
-                }
-            }
-            best[1] = best[1].min(t.elapsed().as_nanos() as f64 / 60000.0);
-            let planv: Vec<(u8, usize)> = PLAN.to_vec();
-            let mut p8 = [0u64; 8];
-            let t = std::time::Instant::now();
-            for _ in 0..100 {
-                for g in data.chunks_exact(512) {
-                    unsafe { secded72(std::hint::black_box(g), &mut copy, &mut p8, std::hint::black_box(&planv)) };
-                    std::hint::black_box(&p8);
-                }
-            }
-            best[2] = best[2].min(t.elapsed().as_nanos() as f64 / 60000.0);
-        }
-        println!("direct {:.1} via group64 {:.1} exp {:.1}", best[0], best[1], best[2]);
     }
 }
