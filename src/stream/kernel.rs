@@ -5,7 +5,12 @@
 //! `l / 8`, bit `l % 8` of the row). Rows `0..k` are the message bits in the code's message
 //! order, rows `k..n` the remaining codeword positions in increasing order. The kernels work on
 //! a block of `B` 64-bit words (`64 B` lanes) at a time, so that the inner loops are plain
-//! word-array XORs the compiler vectorises.
+//! word-array XORs the compiler vectorises. The kernels copy the data rows as they read them
+//! ([`Kernel::parity_copy`]), so the encoder and decoder move every data word once.
+//!
+//! For single-word rows (`D = 64`, the default) the common codes have AVX2 kernels chosen at
+//! run time (alien boards with nine columns, Hamming and SECDED codes up to length 128): see
+//! the `avx2` module and `docs/benchmarks.md` for how they are built and what they cost.
 
 use crate::code::{BlockCode, Spec};
 use crate::game::alien::Shape;
