@@ -34,6 +34,9 @@ pub struct Codec {
     table: SyndromeTable,
     /// The CRC shift over a third of a full chunk's payload groups.
     third: Shift,
+    /// Whether the kernel has a single-word fast path ([`Kernel::group64`]) here, when
+    /// rows are single words.
+    fast: bool,
 }
 
 /// Scratch space of the group kernels.
@@ -174,7 +177,9 @@ impl Codec {
             row_of_pos[p as usize] = row as u32;
         }
         let third = Shift::new(layout.chunk_size / layout.group_data / 3 * layout.group_data);
+        let fast = layout.row_bytes == 8 && kernel.has_group64();
         let mut codec = Codec {
+            fast,
             third,
             layout,
             code,
@@ -255,6 +260,12 @@ impl Codec {
         }
     }
 
+    /// Groups of each third of a chunk coded before their CRC is taken: one, unless groups
+    /// are so small (short codes) that per-group calls would dominate.
+    fn batch(&self) -> usize {
+        (1024 / self.layout.group_data).max(1)
+    }
+
     /// A group's payload cut in three pieces of whole words.
     fn cuts(&self) -> [usize; 4] {
         let gd = self.layout.group_data;
@@ -268,7 +279,7 @@ impl Codec {
         let l = &self.layout;
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
         let (odata, opar) = o.split_at_mut(gd);
-        if rb == 8 && self.kernel.group64::<true>(&g[..gd], odata, &mut s.words) {
+        if self.fast && self.kernel.group64::<true>(&g[..gd], odata, &mut s.words) {
             for (w, dst) in s.words.iter().zip(opar.chunks_exact_mut(8)) {
                 dst.copy_from_slice(&w.to_le_bytes());
             }
@@ -340,16 +351,31 @@ impl Codec {
         let cut = self.cuts();
         if third > 0 {
             let mut c = [0u32; 3];
-            for i in 0..third {
-                let at = [i, i + third, i + 2 * third];
-                let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
-                // A third of the CRC work before each group's kernel, so that the two
-                // overlap in the processor (the CRC instructions use one port, the kernel
-                // the others).
-                for (q, (j, gj)) in at.into_iter().zip(g).enumerate() {
-                    let (a, b) = (cut[q], cut[q + 1]);
-                    c = crc::append3(c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
-                    self.encode_group(gj, &mut out[j * gb..(j + 1) * gb], &mut s);
+            let batch = self.batch();
+            if batch == 1 {
+                for i in 0..third {
+                    let at = [i, i + third, i + 2 * third];
+                    let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
+                    // A third of the CRC work before each group's kernel, so that the two
+                    // overlap in the processor (the CRC instructions use one port, the
+                    // kernel the others).
+                    for (q, (j, gj)) in at.into_iter().zip(g).enumerate() {
+                        let (a, b) = (cut[q], cut[q + 1]);
+                        c = crc::append3(c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
+                        self.encode_group(gj, &mut out[j * gb..(j + 1) * gb], &mut s);
+                    }
+                }
+            } else {
+                // Small groups: a batch of them from each third, then the CRC over the three
+                // batches (each contiguous), so that the calls are not per group.
+                for i in (0..third).step_by(batch) {
+                    let n = batch.min(third - i);
+                    for j in (0..3).flat_map(|q| q * third + i..q * third + i + n) {
+                        let g = &data[j * gd..(j + 1) * gd];
+                        self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
+                    }
+                    let r = |q: usize| &data[(q * third + i) * gd..(q * third + i + n) * gd];
+                    c = crc::append3(c, r(0), r(1), r(2));
                 }
             }
             let shift = self.shift(third * gd);
@@ -390,7 +416,7 @@ impl Codec {
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
         let (edata, epar) = genc.split_at(gd);
         stats.codewords += l.interleave as u64;
-        if B == 1 && rb == 8 && self.kernel.group64::<true>(edata, o, &mut s.words) {
+        if B == 1 && self.fast && self.kernel.group64::<true>(edata, o, &mut s.words) {
             let mut nz = V::<B>::zero();
             for ((sy, w), prow) in s.par.iter_mut().zip(&s.words).zip(epar.chunks_exact(8)) {
                 sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
@@ -589,15 +615,18 @@ impl Codec {
         let mut crc = 0;
         if third > 0 {
             let mut c = [0u32; 3];
-            for i in 0..third {
-                let at = [i, i + third, i + 2 * third];
-                for j in at {
+            // Groups from each third, a batch at a time (one group unless they are small),
+            // then the CRC over the three batches just decoded.
+            let batch = self.batch();
+            for i in (0..third).step_by(batch) {
+                let n = batch.min(third - i);
+                for j in (0..3).flat_map(|q| q * third + i..q * third + i + n) {
                     let genc = &enc[j * gb..(j + 1) * gb];
                     let o = &mut out[j * gd..(j + 1) * gd];
                     self.decode_group(genc, o, j, &mut s, &mut stats);
                 }
-                let g = at.map(|j| &out[j * gd..(j + 1) * gd]);
-                c = crc::append3(c, g[0], g[1], g[2]);
+                let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
+                c = crc::append3(c, r(0), r(1), r(2));
             }
             let shift = self.shift(third * gd);
             crc = shift.combine(shift.combine(c[0], c[1]), c[2]);

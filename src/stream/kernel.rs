@@ -256,6 +256,9 @@ impl Kernel {
     /// no such path; [`Kernel::parity_copy`] then does the same work.
     #[inline]
     pub fn group64<const COPY: bool>(&self, rows: &[u8], copy: &mut [u8], par: &mut [u64]) -> bool {
+        if !self.has_group64() {
+            return false;
+        }
         #[cfg(target_arch = "x86_64")]
         if avx2::available() {
             match *self {
@@ -296,6 +299,24 @@ impl Kernel {
             }
         }
         let _ = (rows, copy, par);
+        false
+    }
+
+    /// Whether [`Kernel::group64`] has a fast path for this kernel on this CPU.
+    pub fn has_group64(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            return match self {
+                Kernel::AlienOddOdd { n: 9, .. } => true,
+                Kernel::AlienEvenOdd { m, n: 9 } => *m <= 64,
+                // Short codes (fewer than four grid rows) are faster through the portable
+                // kernel than through the fast path's fixed setup.
+                Kernel::Hamming { grid, checks, .. } => {
+                    (3..=7).contains(checks) && (4..=16).contains(&grid.len())
+                }
+                _ => false,
+            };
+        }
         false
     }
 
@@ -771,9 +792,14 @@ mod avx2 {
                     unsafe { _mm256_storeu_si256(d.add(i), _mm256_loadu_si256(s.add(i))) };
                 }
             }
+            // The rest word by word (whole words: a fixed-size copy, no call).
             let done = 8 * k / 256 * 256;
-            for (d, s) in copy[done..].chunks_mut(8).zip(src[done..].chunks(8)) {
-                d.copy_from_slice(s);
+            let words = copy[done..]
+                .chunks_exact_mut(8)
+                .zip(src[done..].chunks_exact(8));
+            for (d, s) in words {
+                let d: &mut [u8; 8] = d.try_into().expect("8 bytes");
+                *d = s.try_into().expect("8 bytes");
             }
         }
         let zero = _mm256_setzero_si256();
