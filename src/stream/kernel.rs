@@ -838,7 +838,26 @@ mod avx2 {
                 sums[4 * q + 3],
             ])
         });
-        // Check row 3 + b is the sum of the g_t whose index t has bit b.
+        finish_hamming(c0, c1, gq, checks, overall, par);
+    }
+
+    /// The check rows from the column parities `c0`, `c1` of the position grid and its row
+    /// sums `gq` (g_{4q..4q+4} in `gq[q]`), written to `par`: the `checks` Hamming check rows,
+    /// after the overall parity (the sum of every data row and every check row) when
+    /// `overall`. Check row `b < 3` sums the columns with bit `b`, check row `3 + b` the row
+    /// sums g_t whose index t has bit b. Combined term by term: a loop over the first `checks`
+    /// is vectorised into a masked load of values just stored one by one, which stalls on
+    /// store forwarding.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn finish_hamming(
+        c0: __m256i,
+        c1: __m256i,
+        gq: [__m256i; 4],
+        checks: usize,
+        overall: bool,
+        par: &mut [u64],
+    ) {
         let s = _mm256_xor_si256(
             _mm256_xor_si256(gq[0], gq[1]),
             _mm256_xor_si256(gq[2], gq[3]),
@@ -855,15 +874,7 @@ mod avx2 {
             reduce1(_mm256_xor_si256(gq[1], gq[3])),
             reduce1(_mm256_xor_si256(gq[2], gq[3])),
         ];
-        finish_hamming(h, sl[0] ^ sl[1] ^ sl[2] ^ sl[3], checks, overall, par);
-    }
-
-    /// Writes the `checks` check rows `h` to `par`, after the overall parity (the sum of
-    /// every data row, `all`, and every check row) when `overall`. Written term by term: a
-    /// loop over `h[..checks]` is vectorised into a masked load of values just stored one by
-    /// one, which stalls on store forwarding.
-    #[inline]
-    fn finish_hamming(h: [u64; 7], all: u64, checks: usize, overall: bool, par: &mut [u64]) {
+        let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
         let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
         let total = all
             ^ h[0]
@@ -959,24 +970,7 @@ mod avx2 {
             }
             *g = reduce4(a);
         }
-        // Check row 3 + b is the sum of the g_t whose index t has bit b.
-        let s = _mm256_xor_si256(
-            _mm256_xor_si256(gq[0], gq[1]),
-            _mm256_xor_si256(gq[2], gq[3]),
-        );
-        let sl = lanes(s);
-        let (lo, hi) = (lanes(c0), lanes(c1));
-        let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
-        let h = [
-            c[1] ^ c[3] ^ c[5] ^ c[7],
-            c[2] ^ c[3] ^ c[6] ^ c[7],
-            c[4] ^ c[5] ^ c[6] ^ c[7],
-            sl[1] ^ sl[3],
-            sl[2] ^ sl[3],
-            reduce1(_mm256_xor_si256(gq[1], gq[3])),
-            reduce1(_mm256_xor_si256(gq[2], gq[3])),
-        ];
-        finish_hamming(h, sl[0] ^ sl[1] ^ sl[2] ^ sl[3], checks, overall, par);
+        finish_hamming(c0, c1, gq, checks, overall, par);
     }
 }
 
