@@ -710,3 +710,48 @@ fn random_damage_never_panics_or_misreads() {
 fn h_slot(d: usize) -> usize {
     (d / 8).max(64)
 }
+
+#[test]
+fn buffered_reading_yields_the_same_bytes_without_a_copy() {
+    use std::io::BufRead;
+    let data = payload(300_000, 9);
+    let o = opts("alien:9x9", 64, 40_000);
+    let enc = tilecode::stream::encode(&data, &o).unwrap();
+    for take in [1usize, 777, 40_000, usize::MAX] {
+        let mut dec = Decoder::new(&enc[..]).unwrap();
+        let mut got = Vec::new();
+        loop {
+            let buf = dec.fill_buf().unwrap();
+            if buf.is_empty() {
+                break;
+            }
+            // A whole decoded chunk (or what is left of it) at a time.
+            assert!(buf.len() <= 40_000);
+            let n = take.min(buf.len());
+            got.extend_from_slice(&buf[..n]);
+            dec.consume(n);
+        }
+        assert_eq!(got, data, "consuming {take} at a time");
+        assert!(dec.report().checksum_ok);
+        assert_eq!(dec.fill_buf().unwrap(), &[] as &[u8]);
+    }
+    // Damage beyond repair: strict mode fails on fill_buf as it does on read, again and again.
+    let mut bad = enc.to_vec();
+    let h = tilecode::stream::read_header(&bad).unwrap();
+    for b in &mut bad[h.region_bytes..h.region_bytes + 4000] {
+        *b = !*b;
+    }
+    let mut dec = Decoder::new(&bad[..]).unwrap();
+    let e1 = loop {
+        match dec.fill_buf() {
+            Ok([]) => panic!("damage went unnoticed"),
+            Ok(b) => {
+                let n = b.len();
+                dec.consume(n)
+            }
+            Err(e) => break e,
+        }
+    };
+    let e2 = dec.fill_buf().unwrap_err();
+    assert_eq!(e1.to_string(), e2.to_string());
+}

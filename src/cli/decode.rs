@@ -9,7 +9,7 @@ use super::common::EXIT_OK;
 use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
 use super::{progress, report};
 use anyhow::{Context, bail};
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tilecode::stream::{Decoder, Header, Report};
@@ -65,18 +65,20 @@ pub fn open_decoder(
     Ok((dec, bar))
 }
 
-/// Copies everything the decoder yields into `out`; returns the bytes written.
+/// Copies everything the decoder yields into `out`, straight from its decoded chunks;
+/// returns the bytes written.
 pub fn pump<R: Read>(dec: &mut Decoder<R>, out: &mut dyn Write) -> io::Result<u64> {
-    let mut buf = vec![0u8; BUF_SIZE];
     let mut total = 0u64;
     loop {
-        let n = match dec.read(&mut buf) {
-            Ok(0) => return Ok(total),
-            Ok(n) => n,
+        let data = match dec.fill_buf() {
+            Ok([]) => return Ok(total),
+            Ok(d) => d,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        out.write_all(&buf[..n])?;
+        out.write_all(data)?;
+        let n = data.len();
+        dec.consume(n);
         total += n as u64;
     }
 }

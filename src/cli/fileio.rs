@@ -430,7 +430,10 @@ mod tests {
             }
             assert_eq!(got, data);
             assert!(sizes.iter().rev().skip(1).all(|&s| s == size), "{sizes:?}");
-            assert!(starts.iter().all(|&(at, pos)| at % PAGE == pos % PAGE), "{starts:?}");
+            assert!(
+                starts.iter().all(|&(at, pos)| at % PAGE == pos % PAGE),
+                "{starts:?}"
+            );
             assert!(sizes.iter().all(|&s| s > 0));
             // Through Read, in odd pieces.
             let mut ra = ReadAhead::new(Box::new(io::Cursor::new(data.clone())), size, depth);

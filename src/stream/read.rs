@@ -4,7 +4,7 @@ use super::codec::{Buf, DecodeCore};
 use super::format::{self, Probe};
 use super::{Header, Report, replay};
 use crate::error::Error;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 
 /// Decodes a tilecode stream read from `R`.
 ///
@@ -16,6 +16,9 @@ use std::io::{self, Read};
 /// have been). [`Decoder::keep_damaged`] returns damaged chunks as decoded and records them in
 /// the report instead. A stream that ends early is an `UnexpectedEof` error carrying
 /// [`Error::Truncated`] in both modes.
+///
+/// It is also an `io::BufRead`: `fill_buf` hands out the decoded chunk itself, which saves a
+/// copy when the bytes go straight on to a writer (as in `tilecode decode`).
 #[derive(Debug)]
 pub struct Decoder<R: Read> {
     inner: R,
@@ -182,20 +185,36 @@ impl<R: Read> Decoder<R> {
 
 impl<R: Read> Read for Decoder<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let data = self.fill_buf()?;
+        let n = buf.len().min(data.len());
+        buf[..n].copy_from_slice(&data[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+/// The decoded chunk itself, without a copy: `fill_buf` returns what is left of the current
+/// chunk (decoding the next when it is used up), `consume` marks bytes as read.
+impl<R: Read> BufRead for Decoder<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
         loop {
             if self.pos < self.out.len() {
-                let n = buf.len().min(self.out.len() - self.pos);
-                buf[..n].copy_from_slice(&self.out.as_slice()[self.pos..self.pos + n]);
-                self.pos += n;
-                return Ok(n);
+                return Ok(&self.out.as_slice()[self.pos..]);
             }
             if let Some(e) = &self.failed {
                 return Err(replay(e).into());
             }
-            if self.done || buf.is_empty() {
-                return Ok(0);
+            if self.done {
+                return Ok(&[]);
             }
             self.step()?;
         }
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.out.len());
     }
 }
