@@ -1208,6 +1208,51 @@ mod micro {
             .fold(f64::MAX, f64::min)
     }
 
+    /// Encoding 256 chunks with its input and its output each either in memory (a fresh
+    /// chunk every time) or in cache (the same chunk over and over), against a memcpy of the
+    /// 256 chunks timed just before: where the in-memory time goes.
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn memory_decomposition() {
+        for spec in ["alien:9x9", "secded:72"] {
+            let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+            let codec = Codec::new(l.clone(), true);
+            let chunks = 256;
+            let data = crate::stream::bench::random_payload(chunks * l.chunk_size, 1);
+            let mut copy = vec![0u8; data.len()];
+            let mut enc = vec![0u8; chunks * l.chunk_bytes];
+            let mut ratios: [Vec<f64>; 4] = Default::default();
+            for _ in 0..7 {
+                let t = std::time::Instant::now();
+                copy.copy_from_slice(std::hint::black_box(&data));
+                let memcpy = t.elapsed().as_secs_f64();
+                for (r, (in_mem, out_mem)) in ratios.iter_mut().zip([
+                    (true, true),
+                    (true, false),
+                    (false, true),
+                    (false, false),
+                ]) {
+                    let t = std::time::Instant::now();
+                    for c in 0..chunks {
+                        let (ci, co) = (usize::from(in_mem) * c, usize::from(out_mem) * c);
+                        let input = &data[ci * l.chunk_size..(ci + 1) * l.chunk_size];
+                        let out = &mut enc[co * l.chunk_bytes..(co + 1) * l.chunk_bytes];
+                        codec.encode_chunk(std::hint::black_box(input), 0, out);
+                    }
+                    r.push(memcpy / t.elapsed().as_secs_f64());
+                }
+            }
+            let [a, b, c, d] = ratios.map(|mut v| {
+                v.sort_by(f64::total_cmp);
+                v[v.len() / 2]
+            });
+            println!(
+                "{spec} encode / memcpy (medians of 7): input and output in memory {a:.3}, \
+                 input in memory {b:.3}, output in memory {c:.3}, both in cache {d:.3}"
+            );
+        }
+    }
+
     #[test]
     #[ignore = "a measurement, not a check"]
     fn micro_kernel() {
