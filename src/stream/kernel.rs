@@ -125,6 +125,77 @@ impl RowPlan {
     }
 }
 
+/// Where the Hamming fast path finds its row plans: in the kernel at run time ([`DynPlans`]),
+/// or in a type, fixed at compile time, for the codes that matter most ([`Secded72`]), so
+/// that the fast path is compiled for that plan alone (unrolled, no dispatch per row).
+pub trait Plans: Copy {
+    /// The plan of every grid row.
+    fn rows(&self) -> &[RowPlan];
+    /// Number of Hamming check rows.
+    fn checks(&self) -> usize;
+    /// Whether an overall parity row comes first (SECDED).
+    fn overall(&self) -> bool;
+    /// Number of data rows in the group `src` (one word each).
+    fn data_words(&self, src: &[u8]) -> usize {
+        src.len() / 8
+    }
+}
+
+/// Row plans held by a [`Kernel::Hamming`].
+#[derive(Clone, Copy, Debug)]
+pub struct DynPlans<'a> {
+    rows: &'a [RowPlan],
+    checks: usize,
+    overall: bool,
+}
+
+impl Plans for DynPlans<'_> {
+    fn rows(&self) -> &[RowPlan] {
+        self.rows
+    }
+    fn checks(&self) -> usize {
+        self.checks
+    }
+    fn overall(&self) -> bool {
+        self.overall
+    }
+}
+
+/// The row plans of `secded:72`, the (72, 64) code, fixed at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct Secded72;
+
+impl Secded72 {
+    /// Positions 3, 5, 6, 7; 9..16; 17..24; 24..32; 33..40; 40..48; 48..56; 56..64; 65..72.
+    const ROWS: [RowPlan; 9] = [
+        RowPlan::First(0),
+        RowPlan::Tail(4),
+        RowPlan::Tail(11),
+        RowPlan::Full(18),
+        RowPlan::Tail(26),
+        RowPlan::Full(33),
+        RowPlan::Full(41),
+        RowPlan::Full(49),
+        RowPlan::Tail(57),
+    ];
+}
+
+impl Plans for Secded72 {
+    fn rows(&self) -> &[RowPlan] {
+        &Self::ROWS
+    }
+    fn checks(&self) -> usize {
+        7
+    }
+    fn overall(&self) -> bool {
+        true
+    }
+    fn data_words(&self, src: &[u8]) -> usize {
+        assert!(src.len() >= 8 * 64, "secded:72 groups carry 64 data rows");
+        64
+    }
+}
+
 /// How the parity rows of one family follow from its data rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -165,6 +236,8 @@ pub enum Kernel {
         /// How the single-word fast path loads each grid row (see [`RowPlan`]), when every
         /// row can be loaded that way.
         plan: Option<Vec<RowPlan>>,
+        /// Whether the plan is `secded:72`'s, which has a fast path of its own ([`Secded72`]).
+        secded72: bool,
         /// Number of Hamming check rows.
         checks: usize,
         /// Whether an overall parity row comes first (SECDED).
@@ -231,10 +304,12 @@ impl Kernel {
             })
             .collect();
         let plan = RowPlan::for_grid(&grid, &starts);
+        let secded72 = overall && checks == 7 && plan.as_deref() == Some(&Secded72::ROWS[..]);
         Kernel::Hamming {
             grid,
             starts,
             plan,
+            secded72,
             checks,
             overall,
         }
@@ -272,14 +347,24 @@ impl Kernel {
                     unsafe { avx2::alien_even_odd8::<COPY>(rows, copy, m, par) };
                     return true;
                 }
+                Kernel::Hamming { secded72: true, .. } => {
+                    // SAFETY: as above.
+                    unsafe { avx2::hamming_plan::<COPY, _>(rows, copy, Secded72, par) };
+                    return true;
+                }
                 Kernel::Hamming {
                     plan: Some(ref plan),
                     checks,
                     overall,
                     ..
                 } if (3..=7).contains(&checks) && plan.len() <= 16 => {
+                    let plans = DynPlans {
+                        rows: plan,
+                        checks,
+                        overall,
+                    };
                     // SAFETY: as above.
-                    unsafe { avx2::hamming_plan::<COPY>(rows, copy, plan, checks, overall, par) };
+                    unsafe { avx2::hamming_plan::<COPY, _>(rows, copy, plans, par) };
                     return true;
                 }
                 Kernel::Hamming {
@@ -610,7 +695,7 @@ impl<'a, 'b, const B: usize, const COPY: bool> Rows<'a, 'b, B, COPY> {
 /// and, through the codec, against `BlockCode`.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::RowPlan;
+    use super::{Plans, RowPlan};
     use std::arch::x86_64::*;
 
     /// Whether the CPU has AVX2 (cached by the standard library).
@@ -762,21 +847,22 @@ mod avx2 {
     /// `Kernel::Hamming` from its row plans (at most 16 grid rows, 3 to 7 check rows): the
     /// column parities of the grid of positions stay in two registers, the row sums are
     /// reduced four rows at a time, and the check rows above the third are sums of row sums.
+    /// Monomorphised for each [`Plans`] source, so that a plan fixed at compile time is
+    /// unrolled with its row kinds resolved.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn hamming_plan<const COPY: bool>(
+    pub unsafe fn hamming_plan<const COPY: bool, P: Plans>(
         src: &[u8],
         copy: &mut [u8],
-        plan: &[RowPlan],
-        checks: usize,
-        overall: bool,
+        plans: P,
         par: &mut [u64],
     ) {
+        let (plan, checks, overall) = (plans.rows(), plans.checks(), plans.overall());
         assert!(plan.len() <= 16 && (3..=7).contains(&checks));
         assert!(par.len() >= checks + usize::from(overall));
-        let k = src.len() / 8;
+        let k = plans.data_words(src);
         if COPY {
             // In blocks of 256 bytes, each unrolled: as one loop the copy would be turned
             // into a call to memcpy, which costs more than the copy itself at this size.
@@ -979,6 +1065,25 @@ mod tests {
     use super::*;
     use crate::code;
     use rand::{RngCore, SeedableRng};
+
+    /// secded:72 takes its own compiled plan (so `fast_kernels_match_the_portable_ones`
+    /// checks that plan), and no other code does.
+    #[test]
+    fn secded72_has_its_fixed_plan() {
+        let fixed = |spec: Spec| {
+            matches!(
+                Kernel::for_code(code::build(&spec).as_ref()),
+                Kernel::Hamming { secded72: true, .. }
+            )
+        };
+        assert!(fixed(Spec::Secded(72)));
+        for n in (4..=130).filter(|&n| n != 72) {
+            assert!(!fixed(Spec::Secded(n)), "secded:{n}");
+        }
+        for n in 3..=130 {
+            assert!(!fixed(Spec::Hamming(n)), "hamming:{n}");
+        }
+    }
 
     /// Every code with a single-word fast path: its parity rows and copy equal the portable
     /// kernel's, on random groups.
