@@ -387,6 +387,39 @@ impl Kernel {
         false
     }
 
+    /// Three groups of `secded:72` at `D = 64` at once: `src[q]` (64 data rows) copied to
+    /// `dst[q]` and its 8 check rows returned (as [`Kernel::group64`] writes them), and each
+    /// group's data appended to its register of `crc` (CRC-32C), in one pass that runs the
+    /// CRC instructions beside the parity kernels. The pieces of the three groups at `cut`
+    /// (`[0, 168, 336, 512]`, what the codec uses) are taken beside each group's kernel in
+    /// turn. `None`, having done nothing, for other codes or CPUs.
+    #[inline]
+    pub fn secded72_crc3(
+        &self,
+        src: [&[u8]; 3],
+        dst: [&mut [u8]; 3],
+        cut: [usize; 4],
+        crc: [u32; 3],
+    ) -> Option<([[u64; 8]; 3], [u32; 3])> {
+        #[cfg(target_arch = "x86_64")]
+        if self.has_crc3() {
+            assert_eq!(cut, [0, 168, 336, 512], "the cuts of a 512-byte group");
+            // SAFETY: AVX2 and SSE4.2 are available, checked above.
+            return Some(unsafe { avx2::secded72_crc3(src, dst, crc) });
+        }
+        let _ = (src, dst, cut, crc);
+        None
+    }
+
+    /// Whether [`Kernel::secded72_crc3`] has a fast path for this kernel on this CPU.
+    pub fn has_crc3(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if matches!(self, Kernel::Hamming { secded72: true, .. }) {
+            return avx2::available() && std::arch::is_x86_feature_detected!("sse4.2");
+        }
+        false
+    }
+
     /// Whether [`Kernel::group64`] has a fast path for this kernel on this CPU.
     pub fn has_group64(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
@@ -977,6 +1010,130 @@ mod avx2 {
         if overall {
             head[0] = total;
         }
+    }
+
+    /// One `secded:72` group (`src`, 64 data words): its words copied to `dst` and its 8
+    /// check words returned (overall parity first), with the CRC-32C instructions of three other pieces of `LEN`
+    /// words (`feed`, one per register of `crc`) spread over its grid rows, so that the CRC
+    /// unit and the vector units work side by side. Written out row by row: as a loop over
+    /// the row plans, with the CRC loop inside, it is not unrolled.
+    #[inline]
+    #[target_feature(enable = "avx2,sse4.2")]
+    fn secded72_fed<const LEN: usize>(
+        src: &[u8],
+        dst: &mut [u8],
+        feed: [&[u8]; 3],
+        crc: &mut [u64; 3],
+    ) -> [u64; 8] {
+        let src: &[u8; 512] = src[..512].try_into().expect("512 bytes");
+        let dst: &mut [u8; 512] = (&mut dst[..512]).try_into().expect("512 bytes");
+        fn words<const LEN: usize>(f: &[u8]) -> &[[u8; 8]; LEN] {
+            let (w, rest) = f.as_chunks::<8>();
+            assert!(rest.is_empty());
+            w.try_into().expect("LEN words")
+        }
+        let f = [
+            words::<LEN>(feed[0]),
+            words::<LEN>(feed[1]),
+            words::<LEN>(feed[2]),
+        ];
+        let word = |f: &[[u8; 8]; LEN], i: usize| u64::from_le_bytes(f[i]);
+        // Row `t`'s share of the CRC words: `t LEN / 9 .. (t + 1) LEN / 9`.
+        let mut feed_row = |t: usize| {
+            for i in t * LEN / 9..(t + 1) * LEN / 9 {
+                crc[0] = _mm_crc32_u64(crc[0], word(f[0], i));
+                crc[1] = _mm_crc32_u64(crc[1], word(f[1], i));
+                crc[2] = _mm_crc32_u64(crc[2], word(f[2], i));
+            }
+        };
+        let zero = _mm256_setzero_si256();
+        let load = |at: usize| {
+            let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+            // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
+            unsafe { _mm256_loadu_si256(p) }
+        };
+        let d = dst.as_mut_ptr();
+        let store = |at: usize, v: __m256i| {
+            assert!(at + 4 <= 64);
+            // SAFETY: words `at..at + 4` of the 512 bytes of `dst`; unaligned store.
+            unsafe { _mm256_storeu_si256(d.add(8 * at).cast::<__m256i>(), v) }
+        };
+        // The rows' words are copied from the loads (a row that starts after a power of two
+        // also rewrites the word before it, with the same value).
+        let full = |at: usize| {
+            let (a, b) = (load(at), load(at + 4));
+            store(at, a);
+            store(at + 4, b);
+            (a, b)
+        };
+        let tail = |at: usize| {
+            let (a, b) = (load(at - 1), load(at + 3));
+            store(at - 1, a);
+            store(at + 3, b);
+            (_mm256_blend_epi32(zero, a, 0b1111_1100), b)
+        };
+        let (mut c0, mut c1) = (zero, zero);
+        let mut add = |(x0, x1): (__m256i, __m256i)| {
+            c0 = _mm256_xor_si256(c0, x0);
+            c1 = _mm256_xor_si256(c1, x1);
+            _mm256_xor_si256(x0, x1)
+        };
+        // Secded72::ROWS, row by row.
+        feed_row(0);
+        let w = load(0);
+        let first = (
+            _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+            _mm256_blend_epi32(zero, w, 0b1111_1100),
+        );
+        let s0 = add(first);
+        feed_row(1);
+        let s1 = add(tail(4));
+        // Row 0's words 0..4 after row 1 has rewritten word 3 with the same value.
+        store(0, w);
+        feed_row(2);
+        let s2 = add(tail(11));
+        feed_row(3);
+        let s3 = add(full(18));
+        let g0 = reduce4([s0, s1, s2, s3]);
+        feed_row(4);
+        let s4 = add(tail(26));
+        feed_row(5);
+        let s5 = add(full(33));
+        feed_row(6);
+        let s6 = add(full(41));
+        feed_row(7);
+        let s7 = add(full(49));
+        let g1 = reduce4([s4, s5, s6, s7]);
+        feed_row(8);
+        let s8 = add(tail(57));
+        let g2 = reduce4([s8, zero, zero, zero]);
+        let mut par = [0u64; 8];
+        finish_hamming(c0, c1, [g0, g1, g2, zero], 7, true, &mut par);
+        par
+    }
+
+    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words returned,
+    /// and the CRC-32C of each group's data appended to its own register of `crc`: the pieces
+    /// `0..168`, `168..336` and `336..512` of the three groups are fed beside the kernels of
+    /// groups 0, 1 and 2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and SSE4.2.
+    #[target_feature(enable = "avx2,sse4.2")]
+    pub unsafe fn secded72_crc3(
+        src: [&[u8]; 3],
+        dst: [&mut [u8]; 3],
+        crc: [u32; 3],
+    ) -> ([[u64; 8]; 3], [u32; 3]) {
+        let mut x = [u64::from(!crc[0]), u64::from(!crc[1]), u64::from(!crc[2])];
+        let piece = |a: usize, b: usize| [&src[0][a..b], &src[1][a..b], &src[2][a..b]];
+        let [d0, d1, d2] = dst;
+        let par = [
+            secded72_fed::<21>(src[0], d0, piece(0, 168), &mut x),
+            secded72_fed::<21>(src[1], d1, piece(168, 336), &mut x),
+            secded72_fed::<22>(src[2], d2, piece(336, 512), &mut x),
+        ];
+        (par, [!(x[0] as u32), !(x[1] as u32), !(x[2] as u32)])
     }
 
     /// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
