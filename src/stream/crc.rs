@@ -60,6 +60,80 @@ fn append3_sse42(crcs: [u32; 3], a: &[u8], b: &[u8], c: &[u8]) -> [u32; 3] {
     [!x, !y, !z]
 }
 
+/// `a * b mod P` for polynomials in the CRC's reflected representation (bit 31 is `x^0`).
+fn mul_mod(a: u32, mut b: u32) -> u32 {
+    let mut p = 0;
+    for i in (0..32).rev() {
+        if a >> i & 1 == 1 {
+            p ^= b;
+        }
+        b = if b & 1 == 1 { (b >> 1) ^ POLY } else { b >> 1 };
+    }
+    p
+}
+
+/// `x^n mod P`, reflected.
+fn x_pow(mut n: u64) -> u32 {
+    let (mut acc, mut base) = (1u32 << 31, 1u32 << 30);
+    while n != 0 {
+        if n & 1 == 1 {
+            acc = mul_mod(acc, base);
+        }
+        base = mul_mod(base, base);
+        n >>= 1;
+    }
+    acc
+}
+
+/// Appending zero bytes to a raw CRC register by one carry-less multiplication: the key
+/// for `len` bytes, for [`ZeroKey::apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZeroKey(u32, bool);
+
+impl ZeroKey {
+    /// The key for `len` zero bytes, `len` 0 or at least 5.
+    pub fn new(len: usize) -> ZeroKey {
+        assert!(len == 0 || len >= 5, "zero keys from 5 bytes up");
+        // The CRC instruction on the 64-bit carry-less product of two reflected 32-bit
+        // values `a`, `b` gives `a b x^33 mod P`; so the key is `x^(8 len - 33)`.
+        if len == 0 {
+            ZeroKey(0, false)
+        } else {
+            ZeroKey(x_pow(8 * len as u64 - 33), true)
+        }
+    }
+
+    /// The raw register `reg` after this key's zero bytes.
+    ///
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE4.2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "pclmulqdq,sse4.2")]
+    pub unsafe fn apply(self, reg: u32) -> u32 {
+        use std::arch::x86_64::*;
+        if !self.1 {
+            return reg;
+        }
+        let p = _mm_clmulepi64_si128(
+            _mm_cvtsi64_si128(i64::from(reg)),
+            _mm_cvtsi64_si128(i64::from(self.0)),
+            0,
+        );
+        _mm_crc32_u64(0, _mm_cvtsi128_si64(p) as u64) as u32
+    }
+
+    /// The raw register of the CRC of the word `w` (8 bytes, little-endian) from a zero
+    /// register.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse4.2")]
+    pub unsafe fn word(w: u64) -> u32 {
+        std::arch::x86_64::_mm_crc32_u64(0, w) as u32
+    }
+}
+
 /// The CRC-32C polynomial, reflected.
 const POLY: u32 = 0x82F6_3B78;
 
@@ -132,6 +206,12 @@ impl Shift {
         self.1
     }
 
+    /// The raw register `reg` (no inversions) after this operator's zero bytes.
+    #[cfg(test)]
+    pub fn apply(&self, reg: u32) -> u32 {
+        self.0.times(reg)
+    }
+
     /// `crc(A ++ B)` from `crc(A)` and `crc(B)`, `B` having this operator's length.
     pub fn combine(&self, crc_a: u32, crc_b: u32) -> u32 {
         self.0.times(crc_a) ^ crc_b
@@ -158,6 +238,25 @@ mod tests {
             let whole = s.combine(s.combine(append(0, a), append(0, b)), append(0, c));
             assert_eq!(whole, crc32c::crc32c(&data[..3 * len]), "len {len}");
         }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn zero_keys_agree_with_the_matrices() {
+        if !(is_x86_feature_detected!("pclmulqdq") && is_x86_feature_detected!("sse4.2")) {
+            return;
+        }
+        for len in [0, 5, 8, 9, 64, 512, 520, 100_000] {
+            let (key, mat) = (ZeroKey::new(len), Shift::new(len));
+            for reg in [1, 0x8000_0000, 0xDEAD_BEEF, !0, 0x1234_5678] {
+                // SAFETY: the features are checked above.
+                let got = unsafe { key.apply(reg) };
+                assert_eq!(got, mat.apply(reg), "len {len} reg {reg:x}");
+            }
+        }
+        // SAFETY: as above.
+        let w = unsafe { ZeroKey::word(0x0102_0304_0506_0708) };
+        assert_eq!(w, !append(!0, &0x0102_0304_0506_0708u64.to_le_bytes()));
     }
 
     #[test]

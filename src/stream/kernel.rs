@@ -387,35 +387,46 @@ impl Kernel {
         false
     }
 
-    /// Three groups of `secded:72` at `D = 64` at once: `src[q]` (64 data rows) copied to
-    /// `dst[q]` and its 8 check rows returned (as [`Kernel::group64`] writes them), and each
-    /// group's data appended to its register of `crc` (CRC-32C), in one pass that runs the
-    /// CRC instructions beside the parity kernels. The pieces of the three groups at `cut`
-    /// (`[0, 168, 336, 512]`, what the codec uses) are taken beside each group's kernel in
-    /// turn. `None`, having done nothing, for other codes or CPUs.
+    /// Three groups at `D = 64` at once, for `secded:72` and `alien:9x9`: `src[q]` (the data
+    /// rows) copied to `dst[q]` and its check rows returned in the first `n - k` words (as
+    /// [`Kernel::group64`] writes them), and each group's data appended to its register of
+    /// `crc` (CRC-32C), in one pass that runs the CRC instructions beside the parity
+    /// kernels. The pieces of the three groups at `cut` (what the codec uses: `[0, 168, 336,
+    /// 512]` for `secded:72`, `[0, 168, 336, 520]` for `alien:9x9`) are taken beside each
+    /// group's kernel in turn. `None`, having done nothing, for other codes or CPUs.
     #[inline]
-    pub fn secded72_crc3(
+    pub fn group64_crc3(
         &self,
         src: [&[u8]; 3],
         dst: [&mut [u8]; 3],
         cut: [usize; 4],
         crc: [u32; 3],
-    ) -> Option<([[u64; 8]; 3], [u32; 3])> {
+    ) -> Option<([[u64; 16]; 3], [u32; 3])> {
         #[cfg(target_arch = "x86_64")]
         if self.has_crc3() {
+            if let Kernel::AlienOddOdd { .. } = self {
+                assert_eq!(cut, [0, 168, 336, 520], "the cuts of a 520-byte group");
+                // SAFETY: AVX2 and SSE4.2 are available, checked by `has_crc3`.
+                return Some(unsafe { avx2::alien99_crc3(src, dst, crc) });
+            }
             assert_eq!(cut, [0, 168, 336, 512], "the cuts of a 512-byte group");
-            // SAFETY: AVX2 and SSE4.2 are available, checked above.
+            // SAFETY: as above.
             return Some(unsafe { avx2::secded72_crc3(src, dst, crc) });
         }
         let _ = (src, dst, cut, crc);
         None
     }
 
-    /// Whether [`Kernel::secded72_crc3`] has a fast path for this kernel on this CPU.
+    /// Whether [`Kernel::group64_crc3`] has a fast path for this kernel on this CPU.
     pub fn has_crc3(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if matches!(self, Kernel::Hamming { secded72: true, .. }) {
-            return avx2::available() && std::arch::is_x86_feature_detected!("sse4.2");
+        if matches!(
+            self,
+            Kernel::Hamming { secded72: true, .. } | Kernel::AlienOddOdd { m: 9, n: 9 }
+        ) {
+            return avx2::available()
+                && std::arch::is_x86_feature_detected!("sse4.2")
+                && std::arch::is_x86_feature_detected!("pclmulqdq");
         }
         false
     }
@@ -1124,14 +1135,120 @@ mod avx2 {
         src: [&[u8]; 3],
         dst: [&mut [u8]; 3],
         crc: [u32; 3],
-    ) -> ([[u64; 8]; 3], [u32; 3]) {
+    ) -> ([[u64; 16]; 3], [u32; 3]) {
+        let mut x = [u64::from(!crc[0]), u64::from(!crc[1]), u64::from(!crc[2])];
+        let piece = |a: usize, b: usize| [&src[0][a..b], &src[1][a..b], &src[2][a..b]];
+        let [d0, d1, d2] = dst;
+        let mut par = [[0u64; 16]; 3];
+        par[0][..8].copy_from_slice(&secded72_fed::<21>(src[0], d0, piece(0, 168), &mut x));
+        par[1][..8].copy_from_slice(&secded72_fed::<21>(src[1], d1, piece(168, 336), &mut x));
+        par[2][..8].copy_from_slice(&secded72_fed::<22>(src[2], d2, piece(336, 512), &mut x));
+        (par, [!(x[0] as u32), !(x[1] as u32), !(x[2] as u32)])
+    }
+
+    /// One `alien:9x9` group (`src`, 65 data words: eight grid rows of eight, then the corner
+    /// word `b`): its words copied to `dst` and its 16 check words returned (the top row,
+    /// then the left column, as `alien_odd_odd8` writes them), with the CRC-32C instructions
+    /// of three other pieces of `LEN` words spread over its grid rows (see [`secded72_fed`]).
+    #[inline]
+    #[target_feature(enable = "avx2,sse4.2")]
+    fn alien99_fed<const LEN: usize>(
+        src: &[u8],
+        dst: &mut [u8],
+        feed: [&[u8]; 3],
+        crc: &mut [u64; 3],
+    ) -> [u64; 16] {
+        let src: &[u8; 520] = src[..520].try_into().expect("520 bytes");
+        let dst: &mut [u8; 520] = (&mut dst[..520]).try_into().expect("520 bytes");
+        fn words<const LEN: usize>(f: &[u8]) -> &[[u8; 8]; LEN] {
+            let (w, rest) = f.as_chunks::<8>();
+            assert!(rest.is_empty());
+            w.try_into().expect("LEN words")
+        }
+        let f = [
+            words::<LEN>(feed[0]),
+            words::<LEN>(feed[1]),
+            words::<LEN>(feed[2]),
+        ];
+        let word = |f: &[[u8; 8]; LEN], i: usize| u64::from_le_bytes(f[i]);
+        let mut feed_row = |t: usize| {
+            for i in t * LEN / 8..(t + 1) * LEN / 8 {
+                crc[0] = _mm_crc32_u64(crc[0], word(f[0], i));
+                crc[1] = _mm_crc32_u64(crc[1], word(f[1], i));
+                crc[2] = _mm_crc32_u64(crc[2], word(f[2], i));
+            }
+        };
+        let s = src.as_ptr().cast::<__m256i>();
+        let d = dst.as_mut_ptr().cast::<__m256i>();
+        let (mut c0, mut c1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        let mut row = |i: usize| {
+            assert!(i < 8);
+            // SAFETY: row `i < 8` (64 bytes) lies within the 520 bytes of `src` and `dst`;
+            // unaligned loads and stores.
+            unsafe {
+                let x0 = _mm256_loadu_si256(s.add(2 * i));
+                let x1 = _mm256_loadu_si256(s.add(2 * i + 1));
+                _mm256_storeu_si256(d.add(2 * i), x0);
+                _mm256_storeu_si256(d.add(2 * i + 1), x1);
+                c0 = _mm256_xor_si256(c0, x0);
+                c1 = _mm256_xor_si256(c1, x1);
+                _mm256_xor_si256(x0, x1)
+            }
+        };
+        feed_row(0);
+        let s0 = row(0);
+        feed_row(1);
+        let s1 = row(1);
+        feed_row(2);
+        let s2 = row(2);
+        feed_row(3);
+        let s3 = row(3);
+        let r0 = reduce4([s0, s1, s2, s3]);
+        feed_row(4);
+        let s4 = row(4);
+        feed_row(5);
+        let s5 = row(5);
+        feed_row(6);
+        let s6 = row(6);
+        feed_row(7);
+        let s7 = row(7);
+        let r1 = reduce4([s4, s5, s6, s7]);
+        let b = u64::from_le_bytes(src[512..].try_into().expect("8 bytes"));
+        dst[512..].copy_from_slice(&b.to_le_bytes());
+        // p + b: the total parity of the data block and the corner word.
+        let pb = reduce1(_mm256_xor_si256(r0, r1)) ^ b;
+        let pbv = _mm256_set1_epi64x(pb as i64);
+        let (top, left) = (
+            [_mm256_xor_si256(c0, pbv), _mm256_xor_si256(c1, pbv)],
+            [_mm256_xor_si256(r0, pbv), _mm256_xor_si256(r1, pbv)],
+        );
+        let mut par = [0u64; 16];
+        for (i, v) in top.into_iter().chain(left).enumerate() {
+            par[4 * i..4 * i + 4].copy_from_slice(&lanes(v));
+        }
+        par
+    }
+
+    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words returned,
+    /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+    /// pieces `0..168`, `168..336` and `336..520` of the three groups are fed beside the
+    /// kernels of groups 0, 1 and 2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and SSE4.2.
+    #[target_feature(enable = "avx2,sse4.2")]
+    pub unsafe fn alien99_crc3(
+        src: [&[u8]; 3],
+        dst: [&mut [u8]; 3],
+        crc: [u32; 3],
+    ) -> ([[u64; 16]; 3], [u32; 3]) {
         let mut x = [u64::from(!crc[0]), u64::from(!crc[1]), u64::from(!crc[2])];
         let piece = |a: usize, b: usize| [&src[0][a..b], &src[1][a..b], &src[2][a..b]];
         let [d0, d1, d2] = dst;
         let par = [
-            secded72_fed::<21>(src[0], d0, piece(0, 168), &mut x),
-            secded72_fed::<21>(src[1], d1, piece(168, 336), &mut x),
-            secded72_fed::<22>(src[2], d2, piece(336, 512), &mut x),
+            alien99_fed::<21>(src[0], d0, piece(0, 168), &mut x),
+            alien99_fed::<21>(src[1], d1, piece(168, 336), &mut x),
+            alien99_fed::<23>(src[2], d2, piece(336, 520), &mut x),
         ];
         (par, [!(x[0] as u32), !(x[1] as u32), !(x[2] as u32)])
     }
