@@ -11,6 +11,9 @@
 //! For single-word rows (`D = 64`, the default) the common codes have AVX2 kernels chosen at
 //! run time (alien boards with nine columns, Hamming and SECDED codes up to length 128): see
 //! the `avx2` module and `docs/benchmarks.md` for how they are built and what they cost.
+//! `secded:72` has its row plans fixed at compile time ([`Secded72`]), and `secded:72` and
+//! `alien:9x9` have kernels that also take the chunk's CRC-32C, three groups at a time
+//! ([`Kernel::group64_crc3`]), so that the CRC instructions run beside the vector work.
 
 use crate::code::{BlockCode, Spec};
 use crate::game::alien::Shape;
