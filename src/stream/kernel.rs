@@ -1026,6 +1026,13 @@ mod avx2 {
         }
     }
 
+    /// `f` as exactly `LEN` words.
+    fn words<const LEN: usize>(f: &[u8]) -> &[[u8; 8]; LEN] {
+        let (w, rest) = f.as_chunks::<8>();
+        assert!(rest.is_empty());
+        w.try_into().expect("LEN words")
+    }
+
     /// One `secded:72` group (`src`, 64 data words): its words copied to `dst` and its 8
     /// check words returned (overall parity first), with the CRC-32C instructions of three other pieces of `LEN`
     /// words (`feed`, one per register of `crc`) spread over its grid rows, so that the CRC
@@ -1041,11 +1048,6 @@ mod avx2 {
     ) -> [u64; 8] {
         let src: &[u8; 512] = src[..512].try_into().expect("512 bytes");
         let dst: &mut [u8; 512] = (&mut dst[..512]).try_into().expect("512 bytes");
-        fn words<const LEN: usize>(f: &[u8]) -> &[[u8; 8]; LEN] {
-            let (w, rest) = f.as_chunks::<8>();
-            assert!(rest.is_empty());
-            w.try_into().expect("LEN words")
-        }
         let f = [
             words::<LEN>(feed[0]),
             words::<LEN>(feed[1]),
@@ -1163,11 +1165,6 @@ mod avx2 {
     ) -> [u64; 16] {
         let src: &[u8; 520] = src[..520].try_into().expect("520 bytes");
         let dst: &mut [u8; 520] = (&mut dst[..520]).try_into().expect("520 bytes");
-        fn words<const LEN: usize>(f: &[u8]) -> &[[u8; 8]; LEN] {
-            let (w, rest) = f.as_chunks::<8>();
-            assert!(rest.is_empty());
-            w.try_into().expect("LEN words")
-        }
         let f = [
             words::<LEN>(feed[0]),
             words::<LEN>(feed[1]),
