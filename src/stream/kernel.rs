@@ -1033,6 +1033,41 @@ mod avx2 {
         w.try_into().expect("LEN words")
     }
 
+    /// Three pieces of `LEN` words whose CRC-32C instructions a fused kernel spreads over its
+    /// `ROWS` grid rows, one CRC register per piece.
+    struct Feed<'a, const LEN: usize, const ROWS: usize>([&'a [[u8; 8]; LEN]; 3]);
+
+    impl<'a, const LEN: usize, const ROWS: usize> Feed<'a, LEN, ROWS> {
+        fn new(feed: [&'a [u8]; 3]) -> Self {
+            Feed([words(feed[0]), words(feed[1]), words(feed[2])])
+        }
+
+        /// Row `t`'s share: words `t LEN / ROWS .. (t + 1) LEN / ROWS` of each piece.
+        #[inline]
+        #[target_feature(enable = "sse4.2")]
+        fn row(&self, t: usize, crc: &mut [u64; 3]) {
+            for i in t * LEN / ROWS..(t + 1) * LEN / ROWS {
+                for (x, f) in crc.iter_mut().zip(self.0) {
+                    *x = _mm_crc32_u64(*x, u64::from_le_bytes(f[i]));
+                }
+            }
+        }
+    }
+
+    /// The CRC registers of three CRC-32C values, and back.
+    fn registers(crc: [u32; 3]) -> [u64; 3] {
+        crc.map(|c| u64::from(!c))
+    }
+
+    fn crcs(x: [u64; 3]) -> [u32; 3] {
+        x.map(|r| !(r as u32))
+    }
+
+    /// Bytes `a..b` of each of three groups.
+    fn pieces(src: [&[u8]; 3], a: usize, b: usize) -> [&[u8]; 3] {
+        [&src[0][a..b], &src[1][a..b], &src[2][a..b]]
+    }
+
     /// One `secded:72` group (`src`, 64 data words): its words copied to `dst` and its 8
     /// check words returned (overall parity first), with the CRC-32C instructions of three other pieces of `LEN`
     /// words (`feed`, one per register of `crc`) spread over its grid rows, so that the CRC
@@ -1048,20 +1083,7 @@ mod avx2 {
     ) -> [u64; 8] {
         let src: &[u8; 512] = src[..512].try_into().expect("512 bytes");
         let dst: &mut [u8; 512] = (&mut dst[..512]).try_into().expect("512 bytes");
-        let f = [
-            words::<LEN>(feed[0]),
-            words::<LEN>(feed[1]),
-            words::<LEN>(feed[2]),
-        ];
-        let word = |f: &[[u8; 8]; LEN], i: usize| u64::from_le_bytes(f[i]);
-        // Row `t`'s share of the CRC words: `t LEN / 9 .. (t + 1) LEN / 9`.
-        let mut feed_row = |t: usize| {
-            for i in t * LEN / 9..(t + 1) * LEN / 9 {
-                crc[0] = _mm_crc32_u64(crc[0], word(f[0], i));
-                crc[1] = _mm_crc32_u64(crc[1], word(f[1], i));
-                crc[2] = _mm_crc32_u64(crc[2], word(f[2], i));
-            }
-        };
+        let feed = Feed::<LEN, 9>::new(feed);
         let zero = _mm256_setzero_si256();
         let load = |at: usize| {
             let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
@@ -1095,32 +1117,32 @@ mod avx2 {
             _mm256_xor_si256(x0, x1)
         };
         // Secded72::ROWS, row by row.
-        feed_row(0);
+        feed.row(0, crc);
         let w = load(0);
         let first = (
             _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
             _mm256_blend_epi32(zero, w, 0b1111_1100),
         );
         let s0 = add(first);
-        feed_row(1);
+        feed.row(1, crc);
         let s1 = add(tail(4));
         // Row 0's words 0..4 after row 1 has rewritten word 3 with the same value.
         store(0, w);
-        feed_row(2);
+        feed.row(2, crc);
         let s2 = add(tail(11));
-        feed_row(3);
+        feed.row(3, crc);
         let s3 = add(full(18));
         let g0 = reduce4([s0, s1, s2, s3]);
-        feed_row(4);
+        feed.row(4, crc);
         let s4 = add(tail(26));
-        feed_row(5);
+        feed.row(5, crc);
         let s5 = add(full(33));
-        feed_row(6);
+        feed.row(6, crc);
         let s6 = add(full(41));
-        feed_row(7);
+        feed.row(7, crc);
         let s7 = add(full(49));
         let g1 = reduce4([s4, s5, s6, s7]);
-        feed_row(8);
+        feed.row(8, crc);
         let s8 = add(tail(57));
         let g2 = reduce4([s8, zero, zero, zero]);
         let mut par = [0u64; 8];
@@ -1141,14 +1163,14 @@ mod avx2 {
         dst: [&mut [u8]; 3],
         crc: [u32; 3],
     ) -> ([[u64; 16]; 3], [u32; 3]) {
-        let mut x = [u64::from(!crc[0]), u64::from(!crc[1]), u64::from(!crc[2])];
-        let piece = |a: usize, b: usize| [&src[0][a..b], &src[1][a..b], &src[2][a..b]];
+        let mut x = registers(crc);
+        let piece = |a: usize, b: usize| pieces(src, a, b);
         let [d0, d1, d2] = dst;
         let mut par = [[0u64; 16]; 3];
         par[0][..8].copy_from_slice(&secded72_fed::<21>(src[0], d0, piece(0, 168), &mut x));
         par[1][..8].copy_from_slice(&secded72_fed::<21>(src[1], d1, piece(168, 336), &mut x));
         par[2][..8].copy_from_slice(&secded72_fed::<22>(src[2], d2, piece(336, 512), &mut x));
-        (par, [!(x[0] as u32), !(x[1] as u32), !(x[2] as u32)])
+        (par, crcs(x))
     }
 
     /// One `alien:9x9` group (`src`, 65 data words: eight grid rows of eight, then the corner
@@ -1165,19 +1187,7 @@ mod avx2 {
     ) -> [u64; 16] {
         let src: &[u8; 520] = src[..520].try_into().expect("520 bytes");
         let dst: &mut [u8; 520] = (&mut dst[..520]).try_into().expect("520 bytes");
-        let f = [
-            words::<LEN>(feed[0]),
-            words::<LEN>(feed[1]),
-            words::<LEN>(feed[2]),
-        ];
-        let word = |f: &[[u8; 8]; LEN], i: usize| u64::from_le_bytes(f[i]);
-        let mut feed_row = |t: usize| {
-            for i in t * LEN / 8..(t + 1) * LEN / 8 {
-                crc[0] = _mm_crc32_u64(crc[0], word(f[0], i));
-                crc[1] = _mm_crc32_u64(crc[1], word(f[1], i));
-                crc[2] = _mm_crc32_u64(crc[2], word(f[2], i));
-            }
-        };
+        let feed = Feed::<LEN, 8>::new(feed);
         let s = src.as_ptr().cast::<__m256i>();
         let d = dst.as_mut_ptr().cast::<__m256i>();
         let (mut c0, mut c1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
@@ -1195,22 +1205,22 @@ mod avx2 {
                 _mm256_xor_si256(x0, x1)
             }
         };
-        feed_row(0);
+        feed.row(0, crc);
         let s0 = row(0);
-        feed_row(1);
+        feed.row(1, crc);
         let s1 = row(1);
-        feed_row(2);
+        feed.row(2, crc);
         let s2 = row(2);
-        feed_row(3);
+        feed.row(3, crc);
         let s3 = row(3);
         let r0 = reduce4([s0, s1, s2, s3]);
-        feed_row(4);
+        feed.row(4, crc);
         let s4 = row(4);
-        feed_row(5);
+        feed.row(5, crc);
         let s5 = row(5);
-        feed_row(6);
+        feed.row(6, crc);
         let s6 = row(6);
-        feed_row(7);
+        feed.row(7, crc);
         let s7 = row(7);
         let r1 = reduce4([s4, s5, s6, s7]);
         let b = u64::from_le_bytes(src[512..].try_into().expect("8 bytes"));
@@ -1242,15 +1252,15 @@ mod avx2 {
         dst: [&mut [u8]; 3],
         crc: [u32; 3],
     ) -> ([[u64; 16]; 3], [u32; 3]) {
-        let mut x = [u64::from(!crc[0]), u64::from(!crc[1]), u64::from(!crc[2])];
-        let piece = |a: usize, b: usize| [&src[0][a..b], &src[1][a..b], &src[2][a..b]];
+        let mut x = registers(crc);
+        let piece = |a: usize, b: usize| pieces(src, a, b);
         let [d0, d1, d2] = dst;
         let par = [
             alien99_fed::<21>(src[0], d0, piece(0, 168), &mut x),
             alien99_fed::<21>(src[1], d1, piece(168, 336), &mut x),
             alien99_fed::<23>(src[2], d2, piece(336, 520), &mut x),
         ];
-        (par, [!(x[0] as u32), !(x[1] as u32), !(x[2] as u32)])
+        (par, crcs(x))
     }
 
     /// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
