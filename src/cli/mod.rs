@@ -22,6 +22,7 @@ mod plot;
 mod progress;
 mod random;
 mod report;
+mod signals;
 mod simulate;
 mod solve;
 mod verify;
@@ -79,6 +80,7 @@ pub fn main() -> ExitCode {
             });
         }
     };
+    signals::install();
     let result = match cli.command {
         Command::Info(a) => info::run(a),
         Command::Compare(a) => compare::run(a),
