@@ -218,6 +218,13 @@ impl FramedDecoder {
         Ok(())
     }
 
+    /// Whether `missing` whole chunks could have stood between the last frame taken and
+    /// offset `at` (each takes at least a frame header and one group).
+    fn explained(&self, at: u64, missing: u64) -> bool {
+        let smallest = (FRAME + self.layout().group_bytes) as u64;
+        missing <= at.saturating_sub(self.expected_at) / smallest + 1
+    }
+
     /// Passes over `n` bytes that belong to no frame taken.
     fn skip<S: Source>(&mut self, src: &mut S, n: usize) {
         src.advance(n);
@@ -286,6 +293,11 @@ impl FramedDecoder {
             return self.lost_sync(src, out);
         }
         let body = self.data_body(len);
+        if !self.explained(src.offset(), i.saturating_sub(self.next())) {
+            // More chunks missing than the bytes since the last frame could have held: not
+            // a frame of this stream's order (crafted, or a stray copy).
+            return self.lost_sync(src, out);
+        }
         if i < self.next() {
             // A duplicated span: this chunk was taken already.
             self.pass(src, FRAME + body)?;
@@ -357,6 +369,10 @@ impl FramedDecoder {
             return Ok(false);
         }
         if f.index > stripe {
+            let missing = (f.index - stripe - 1).saturating_mul(plan.stripe as u64);
+            if !self.explained(src.offset(), missing) {
+                return self.lost_sync(src, out);
+            }
             self.close(plan.stripe as u64, out)?;
             return Ok(true);
         }
@@ -632,8 +648,9 @@ impl FramedDecoder {
                 ),
             });
         }
-        // Whole stripes the damage removed: only as many as the bytes skipped can explain.
-        let room = self.report.skipped_bytes / FRAME as u64 + 2 * self.stripe_len();
+        // Chunks the damage removed: only as many as the bytes skipped can explain.
+        let room = self.report.skipped_bytes / (FRAME + self.layout().group_bytes) as u64
+            + 2 * self.stripe_len();
         if e.chunks - self.next() > room {
             self.done = true;
             return Err(Error::Corrupt {
@@ -690,12 +707,21 @@ impl FramedDecoder {
             Some(Slot::Good { len, .. } | Slot::Damaged { len, .. }) => *len < cs,
             _ => false,
         };
-        let seen = self.slots.len() as u64;
         if !complete {
-            // Report what is there; the error that stands is the truncation.
+            // Report what is there; the error that stands is the truncation. Chunks cut off
+            // at the end cannot be rebuilt (their recovery chunks came after them) and their
+            // length is unknown: they are not part of the output.
             self.lenient = true;
+            if self.shards.is_empty() {
+                while matches!(self.slots.last(), Some(Slot::Lost)) {
+                    self.slots.pop();
+                }
+            }
         }
-        self.close(seen, out)?;
+        let seen = self.slots.len() as u64;
+        if seen > 0 || self.shape.is_some() {
+            self.close(seen, out)?;
+        }
         self.done = true;
         if complete {
             self.report.end_missing = true;
