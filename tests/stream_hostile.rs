@@ -64,7 +64,7 @@ fn crafted_headers_cannot_ask_for_memory() {
             let block = format::header_block(&l, &info);
             let mut bytes = Vec::new();
             format::region_bytes(&block, l.slot, &mut bytes);
-            bytes.truncate(200.max(3 * 64));
+            bytes.truncate(200);
             // And a frame that names the same layout, with a chunk of the largest size.
             let plan = Plan::checked(480, 24, 65536);
             let mut f = Frame::new(Kind::Data, &l, plan, 9);

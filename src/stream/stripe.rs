@@ -36,9 +36,11 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for a recovery percentage (`None` for 0): `R = max(2, ceil(K p / 100))`
-    /// with `K` = [`SMALL_STRIPE`] up to 3 % and [`LARGE_STRIPE`] above.
-    pub fn for_percent(percent: f64) -> Result<Option<Plan>> {
+    /// The plan for a recovery percentage (`None` for 0) and chunks of `chunk_size` bytes:
+    /// `R = max(2, ceil(K p / 100))` with `K` = [`SMALL_STRIPE`] up to 3 % and
+    /// [`LARGE_STRIPE`] above, fewer when a stripe of such chunks would exceed
+    /// [`MAX_STRIPE_BYTES`] (deep interleaving makes large chunks).
+    pub fn for_percent(percent: f64, chunk_size: usize) -> Result<Option<Plan>> {
         if !(0.0..=100.0).contains(&percent) || percent.is_nan() {
             return Err(Error::Limit {
                 what: format!("recovery {percent}%"),
@@ -52,7 +54,9 @@ impl Plan {
             SMALL_STRIPE
         } else {
             LARGE_STRIPE
-        };
+        }
+        .min(MAX_STRIPE_BYTES / chunk_size.max(1))
+        .max(1);
         let recovery = ((stripe as f64 * percent / 100.0).ceil() as usize).max(MIN_RECOVERY);
         Ok(Some(Plan { stripe, recovery }))
     }
@@ -235,17 +239,20 @@ mod tests {
 
     #[test]
     fn plans_follow_the_rule() {
-        assert_eq!(Plan::for_percent(0.0).unwrap(), None);
-        let p = Plan::for_percent(2.0).unwrap().unwrap();
+        let cs = 65504;
+        assert_eq!(Plan::for_percent(0.0, cs).unwrap(), None);
+        let p = Plan::for_percent(2.0, cs).unwrap().unwrap();
         assert_eq!((p.stripe, p.recovery), (124, 3));
-        let p = Plan::for_percent(5.0).unwrap().unwrap();
+        let big = Plan::for_percent(2.0, 8 << 20).unwrap().unwrap();
+        assert_eq!((big.stripe, big.recovery), (32, 2));
+        let p = Plan::for_percent(5.0, cs).unwrap().unwrap();
         assert_eq!((p.stripe, p.recovery), (480, 24));
-        assert_eq!(Plan::for_percent(0.1).unwrap().unwrap().recovery, 2);
+        assert_eq!(Plan::for_percent(0.1, cs).unwrap().unwrap().recovery, 2);
         assert_eq!(p.recovery_for(1), 2);
         assert_eq!(p.recovery_for(480), 24);
         assert_eq!(p.recovery_for(100), 5);
-        assert!(Plan::for_percent(101.0).is_err());
-        assert!(Plan::for_percent(f64::NAN).is_err());
+        assert!(Plan::for_percent(101.0, cs).is_err());
+        assert!(Plan::for_percent(f64::NAN, cs).is_err());
     }
 
     #[test]
