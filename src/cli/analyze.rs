@@ -28,7 +28,7 @@ pub struct Args {
 }
 
 /// Everything `analyze` reports, whatever the number of states.
-struct Report {
+pub struct Report {
     rank: usize,
     nullity: usize,
     solvable: String,
@@ -42,6 +42,20 @@ struct Report {
 /// Runs `tilecode analyze`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
+    let report = analyze(&game)?;
+    let mut text = String::new();
+    if args.json {
+        writeln!(text, "{}", report_json(&game, &report))
+    } else {
+        print_text(&mut text, &game, &report)
+    }
+    .expect("formatting into a string");
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Rank, nullity, solvable boards and quiet patterns of `game`.
+pub fn analyze(game: &Game) -> anyhow::Result<Report> {
     let (mr, mc) = game.move_shape();
     let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
         .then(|| Chaser::new(&game).ok())
@@ -106,15 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             invariant_factors: Some(s.invariant_factors()),
         }
     };
-    let mut text = String::new();
-    if args.json {
-        print_json(&mut text, &game, &report)
-    } else {
-        print_text(&mut text, &game, &report)
-    }
-    .expect("formatting into a string");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(report)
 }
 
 fn fraction(f: &(String, String)) -> String {
@@ -148,7 +154,8 @@ fn short(value: &str) -> String {
     }
 }
 
-fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
+/// The JSON object of `tilecode analyze --json`: the keys docs/cli.md lists.
+pub fn report_json(game: &Game, r: &Report) -> Value {
     let mut m = Map::new();
     m.insert("game".into(), Value::String(game.spec()));
     m.insert("torus".into(), Value::Bool(game.torus));
@@ -192,7 +199,7 @@ fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
             ),
         );
     }
-    writeln!(out, "{}", Value::Object(m))
+    Value::Object(m)
 }
 
 fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
