@@ -7,9 +7,7 @@
 use anyhow::{Context, bail};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
-use tilecode::code::{
-    BlockCode, Decoded, Spec, Status, build, decode_checked, encode_checked,
-};
+use tilecode::code::{BlockCode, Decoded, Spec, Status, build, decode_checked, encode_checked};
 use tilecode::gf2::BitVec;
 
 /// Arguments of `tilecode word`.

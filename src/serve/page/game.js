@@ -1,0 +1,402 @@
+// Game mode: play, analyse and solve the switching games.
+"use strict";
+
+const game = {
+  kind: "lights-out", rows: 5, cols: 5, states: 2, torus: false, stencil: "010/111/010",
+  board: [], past: [], future: [], cursor: 0, quiet: [], quietAt: 0, busy: false,
+  cellEls: [], moveEls: [],
+};
+
+// The spec the API reads, such as `stencil:010/111/010:5x5`.
+function gameSpec() {
+  const kind = game.kind === "stencil" ? "stencil:" + game.stencil : game.kind;
+  return `${kind}:${game.rows}x${game.cols}`;
+}
+
+function gameKeys() {
+  return { game: gameSpec(), torus: game.torus, states: game.states };
+}
+
+function moveCount() {
+  return game.kind === "gale-berlekamp" ? game.rows + game.cols : game.rows * game.cols;
+}
+
+// The cells move `mv` changes, each once (as the library's Game::move_cells).
+function moveCells(mv) {
+  const m = game.rows, n = game.cols;
+  if (game.kind === "gale-berlekamp") {
+    if (mv < m) return Array.from({ length: n }, (_, j) => mv * n + j);
+    return Array.from({ length: m }, (_, i) => i * n + (mv - m));
+  }
+  const i = Math.floor(mv / n), j = mv % n;
+  if (game.kind === "alien") {
+    const cells = Array.from({ length: n }, (_, c) => i * n + c);
+    for (let r = 0; r < m; r++) if (r !== i) cells.push(r * n + j);
+    return cells;
+  }
+  const pattern = game.kind === "lights-out" ? "010/111/010"
+    : game.kind === "squares" ? "111/111/111" : game.stencil;
+  const rows = pattern.split("/");
+  const ch = (rows.length - 1) / 2, cw = (rows[0].length - 1) / 2;
+  const cells = new Set();
+  rows.forEach((row, r) => [...row].forEach((v, c) => {
+    if (v !== "1") return;
+    let y = i + r - ch, x = j + c - cw;
+    if (game.torus) { y = ((y % m) + m) % m; x = ((x % n) + n) % n; }
+    if (y >= 0 && y < m && x >= 0 && x < n) cells.add(y * n + x);
+  }));
+  return [...cells];
+}
+
+function boardText() {
+  const n = game.cols;
+  const rows = [];
+  for (let i = 0; i < game.rows; i++) rows.push(game.board.slice(i * n, (i + 1) * n).join(""));
+  return rows.join("\n");
+}
+
+function remember() {
+  game.past.push(game.board.slice());
+  if (game.past.length > 500) game.past.shift();
+  game.future = [];
+}
+
+// Presses move `mv` `times` times, animating the cells it changes.
+function press(mv, times = 1, record = true) {
+  if (record) remember();
+  for (const c of moveCells(mv)) {
+    game.board[c] = (game.board[c] + times) % game.states;
+    const el = game.cellEls[c];
+    el.classList.remove("flash");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("flash");
+  }
+  changed();
+}
+
+function changed(clearOverlay = true) {
+  if (clearOverlay) setOverlay("hint", []), setOverlay("quiet", []);
+  paint();
+  saveUrl();
+  refreshLive();
+}
+
+function paint() {
+  game.board.forEach((v, c) => {
+    const el = game.cellEls[c];
+    el.classList.toggle("on", v !== 0);
+    el.classList.toggle("q", game.states > 2);
+    el.textContent = game.states > 2 && v ? v : "";
+    el.setAttribute("aria-pressed", String(v !== 0));
+  });
+  game.cellEls.forEach((el, c) => el.classList.toggle("cursor", c === game.cursor));
+}
+
+// Marks the moves (or, for certificates, cells) with `cls`; counts > 1 are written on them.
+function setOverlay(cls, counts) {
+  const els = cls === "cert" ? game.cellEls : game.moveEls;
+  els.forEach((el, i) => {
+    const k = counts[i] || 0;
+    el.classList.toggle(cls, k !== 0);
+    if (cls === "hint") el.dataset.hint = k ? String(k) : "";
+  });
+}
+
+function saveUrl() {
+  urlState.write("game", {
+    g: game.kind, m: game.rows, n: game.cols, q: game.states, t: game.torus ? 1 : 0,
+    s: game.stencil, b: game.board.join(""),
+  });
+}
+
+function build() {
+  const board = $("g-board");
+  board.innerHTML = "";
+  const gb = game.kind === "gale-berlekamp";
+  board.style.gridTemplateColumns = `repeat(${game.cols + (gb ? 1 : 0)}, auto)`;
+  game.cellEls = [];
+  game.moveEls = [];
+  const lineButton = (mv, label) => {
+    const b = document.createElement("button");
+    b.className = "cell line";
+    b.textContent = label;
+    b.title = mv < game.rows ? `flip row ${mv + 1}` : `flip column ${mv - game.rows + 1}`;
+    b.addEventListener("click", () => press(mv));
+    game.moveEls[mv] = b;
+    return b;
+  };
+  if (gb) {
+    const corner = document.createElement("span");
+    corner.className = "cell blank";
+    board.append(corner);
+    for (let j = 0; j < game.cols; j++) board.append(lineButton(game.rows + j, "▼"));
+  }
+  for (let i = 0; i < game.rows; i++) {
+    if (gb) board.append(lineButton(i, "▶"));
+    for (let j = 0; j < game.cols; j++) {
+      const c = i * game.cols + j;
+      const b = document.createElement("button");
+      b.className = "cell";
+      b.dataset.row = i;
+      b.dataset.col = j;
+      b.tabIndex = -1;
+      b.setAttribute("aria-label", `row ${i + 1}, column ${j + 1}`);
+      if (!gb) {
+        b.addEventListener("click", () => { game.cursor = c; press(c); });
+        game.moveEls[c] = b;
+      }
+      game.cellEls[c] = b;
+      board.append(b);
+    }
+  }
+}
+
+// A new game: rebuild the board (kept when it still fits) and analyse the game.
+function newGame(keepBoard) {
+  const cells = game.rows * game.cols;
+  if (!keepBoard || game.board.length !== cells) game.board = new Array(cells).fill(0);
+  game.board = game.board.map((v) => Math.min(v, game.states - 1));
+  game.past = [];
+  game.future = [];
+  game.cursor = Math.min(game.cursor, cells - 1);
+  $("g-stencil-box").hidden = game.kind !== "stencil";
+  build();
+  setOverlay("cert", []);
+  changed();
+  analyse();
+}
+
+async function analyse() {
+  const spec = gameSpec();
+  try {
+    const a = await api("analyze", gameKeys());
+    if (spec !== gameSpec()) return;
+    game.quiet = a.quiet_patterns;
+    game.quietAt = 0;
+    const q = game.states;
+    const total = q === 2 ? `2^${a.cells}` : `${q}^${a.cells}`;
+    const space = q === 2
+      ? `the solvable boards form a space of dimension ${a.rank} (2^${a.rank} of ${total} boards, ${a.solvable_fraction})`
+      : `solvable boards: ${a.solvable_boards} of ${total} (${a.solvable_fraction}); rank ${a.rank}`;
+    $("g-live").dataset.space = space + (a.completely_solvable ? " — every board is solvable" : "");
+    showQuiet();
+    refreshLive();
+  } catch (e) {
+    $("g-live").dataset.space = "";
+    setStatus($("g-status"), e.message, "bad");
+  }
+}
+
+function showQuiet(overlay = false) {
+  const box = $("g-quiet");
+  box.innerHTML = "";
+  if (!game.quiet.length) {
+    box.textContent = "No quiet patterns: every solvable board has exactly one solution.";
+    return;
+  }
+  const k = game.quietAt;
+  const nav = document.createElement("div");
+  nav.className = "qnav";
+  const button = (label, fn) => {
+    const b = document.createElement("button");
+    b.textContent = label;
+    b.addEventListener("click", fn);
+    nav.append(b);
+    return b;
+  };
+  button("‹", () => { game.quietAt = (k + game.quiet.length - 1) % game.quiet.length; showQuiet(true); });
+  const label = document.createElement("span");
+  label.id = "g-quiet-label";
+  label.textContent = `quiet pattern ${k + 1} of ${game.quiet.length}`;
+  nav.append(label);
+  button("›", () => { game.quietAt = (k + 1) % game.quiet.length; showQuiet(true); });
+  button("show", () => showQuiet(true));
+  button("press it", () => {
+    remember();
+    counts(game.quiet[k]).forEach((t, mv) => t && press(mv, t, false));
+    showQuiet(true);
+  });
+  box.append(nav);
+  const note = document.createElement("p");
+  note.className = "small";
+  note.textContent = "A quiet pattern: pressing its moves (marked by “show”) changes nothing, so adding it to a solution gives another one.";
+  box.append(note);
+  setOverlay("quiet", overlay ? counts(game.quiet[k]) : []);
+}
+
+// Press counts per move from the API's presses or patterns (string or rows/cols object).
+function counts(presses) {
+  const out = new Array(moveCount()).fill(0);
+  if (typeof presses === "string") {
+    const digits = presses.includes(",") ? presses.split(",") : [...presses];
+    digits.forEach((d, i) => { out[i] = Number(d); });
+  } else if (presses.rows) {
+    presses.rows.forEach((r) => { out[r] = 1; });
+    presses.cols.forEach((c) => { out[game.rows + c] = 1; });
+  } else {
+    presses.row_counts.forEach((v, i) => { out[i] = v; });
+    presses.col_counts.forEach((v, j) => { out[game.rows + j] = v; });
+  }
+  return out;
+}
+
+// Solvable or not, live; an unsolvable board shows its certificate.
+const refreshLive = debounce(async () => {
+  const text = boardText();
+  const status = $("g-status");
+  const space = $("g-live").dataset.space || "";
+  $("g-live").textContent = space;
+  if (game.board.every((v) => v === 0)) {
+    setOverlay("cert", []);
+    setStatus(status, "Solved! Every light is off.", "good");
+    return;
+  }
+  try {
+    const r = await api("solve", { ...gameKeys(), board: text });
+    if (text !== boardText()) return;
+    if (r.solvable) {
+      setOverlay("cert", []);
+      setStatus(status, `Solvable: ${game.board.filter((v) => v).length} lights on.`, "");
+    } else {
+      setOverlay("cert", r.certificate ? counts(r.certificate) : []);
+      setStatus(status, "Not solvable.", "bad");
+      $("g-live").textContent = (r.certificate
+        ? (game.states === 2
+          ? "Certificate: the outlined cells meet every move an even number of times but the board an odd number of times, so no presses can clear it."
+          : `Certificate: weights on the outlined cells sum to 0 mod ${game.states} over every move but not over the board.`)
+        : "Light chasing proved it.") + " " + space;
+    }
+  } catch (e) {
+    setStatus(status, e.message, "bad");
+  }
+}, 120);
+
+async function hint() {
+  try {
+    const r = await api("solve", { ...gameKeys(), board: boardText(), shortest: game.states === 2 });
+    if (!r.solvable) { $("g-hint-text").textContent = "No hint: this board cannot be solved."; return null; }
+    const c = counts(r.presses);
+    setOverlay("hint", c);
+    const why = r.optimal
+      ? (r.search ? "optimal, proven by " + r.search : "optimal: the only solution")
+      : (r.lower_bound != null ? `best found; every solution needs at least ${r.lower_bound}` : `one of ${r.solutions} solutions`);
+    $("g-hint-text").textContent = `Press the ${r.press_count} marked moves (${why}).`;
+    $("g-hint-text").dataset.optimal = String(r.optimal);
+    return c;
+  } catch (e) {
+    $("g-hint-text").textContent = e.message;
+    return null;
+  }
+}
+
+async function solveIt() {
+  if (game.busy) return;
+  const c = await hint();
+  if (!c) return;
+  game.busy = true;
+  remember();
+  for (let mv = 0; mv < c.length; mv++) {
+    if (!c[mv]) continue;
+    press(mv, c[mv], false);
+    setOverlay("hint", c.map((v, i) => (i > mv ? v : 0)));
+    await new Promise((ok) => setTimeout(ok, 180));
+  }
+  game.busy = false;
+}
+
+async function randomBoard() {
+  try {
+    const r = await api("random", gameKeys());
+    remember();
+    game.board = r.board.replace(/\s+/g, "").split("").map(Number);
+    changed();
+  } catch (e) {
+    setStatus($("g-status"), e.message, "bad");
+  }
+}
+
+function undo(from, to) {
+  if (!from.length) return;
+  to.push(game.board.slice());
+  game.board = from.pop();
+  changed();
+}
+
+function keydown(e) {
+  const n = game.cols, c = game.cursor;
+  const move = { ArrowLeft: c % n ? c - 1 : c, ArrowRight: c % n < n - 1 ? c + 1 : c,
+    ArrowUp: c >= n ? c - n : c, ArrowDown: c + n < game.board.length ? c + n : c };
+  if (e.key in move) { game.cursor = move[e.key]; paint(); }
+  else if (e.key === " " || e.key === "Enter") {
+    const i = Math.floor(c / n);
+    press(game.kind === "gale-berlekamp" ? (e.shiftKey ? game.rows + (c % n) : i) : c);
+  } else if (e.key === "h") hint();
+  else if (e.key === "s") solveIt();
+  else if (e.key === "n") randomBoard();
+  else if (e.key === "z") undo(game.past, game.future);
+  else if (e.key === "y") undo(game.future, game.past);
+  else return;
+  e.preventDefault();
+}
+
+function buildStencilEditor() {
+  const box = $("g-stencil");
+  box.innerHTML = "";
+  const rows = game.stencil.split("/");
+  box.style.gridTemplateColumns = `repeat(${rows[0].length}, auto)`;
+  rows.forEach((row, r) => [...row].forEach((v, c) => {
+    const b = document.createElement("button");
+    b.className = "cell" + (v === "1" ? " on" : "");
+    b.title = r === (rows.length - 1) / 2 && c === (row.length - 1) / 2 ? "the pressed cell" : "";
+    b.addEventListener("click", () => {
+      const grid = game.stencil.split("/").map((x) => [...x]);
+      grid[r][c] = grid[r][c] === "1" ? "0" : "1";
+      game.stencil = grid.map((x) => x.join("")).join("/");
+      buildStencilEditor();
+      newGame(true);
+    });
+    box.append(b);
+  }));
+}
+
+modes.game = {
+  init(params) {
+    const states = $("g-states");
+    for (let q = 2; q <= 9; q++) states.add(new Option(String(q), String(q)));
+    if (params) {
+      const num = (k, lo, hi, d) => Math.max(lo, Math.min(hi, Number(params.get(k)) || d));
+      game.kind = params.get("g") || game.kind;
+      game.rows = num("m", 1, 20, 5);
+      game.cols = num("n", 1, 20, 5);
+      game.states = num("q", 2, 9, 2);
+      game.torus = params.get("t") === "1";
+      if (/^[01]+(\/[01]+)*$/.test(params.get("s") || "")) game.stencil = params.get("s");
+      const b = (params.get("b") || "").split("").map(Number);
+      if (b.length === game.rows * game.cols && b.every((v) => v >= 0 && v < game.states)) game.board = b;
+    }
+    $("g-game").value = game.kind;
+    $("g-rows").value = game.rows;
+    $("g-cols").value = game.cols;
+    states.value = String(game.states);
+    $("g-torus").checked = game.torus;
+    const controls = () => {
+      game.kind = $("g-game").value;
+      game.rows = Math.max(1, Math.min(20, Number($("g-rows").value) || 5));
+      game.cols = Math.max(1, Math.min(20, Number($("g-cols").value) || 5));
+      game.states = Number(states.value);
+      game.torus = $("g-torus").checked;
+      newGame(false);
+    };
+    for (const id of ["g-game", "g-rows", "g-cols", "g-states", "g-torus"]) $(id).addEventListener("change", controls);
+    $("g-hint").addEventListener("click", hint);
+    $("g-solve").addEventListener("click", solveIt);
+    $("g-random").addEventListener("click", randomBoard);
+    $("g-clear").addEventListener("click", () => { remember(); game.board.fill(0); changed(); });
+    $("g-undo").addEventListener("click", () => undo(game.past, game.future));
+    $("g-redo").addEventListener("click", () => undo(game.future, game.past));
+    $("g-board").addEventListener("keydown", keydown);
+    buildStencilEditor();
+    newGame(true);
+  },
+  show() { saveUrl(); },
+};
