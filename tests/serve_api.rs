@@ -64,6 +64,9 @@ fn game_routes_answer_what_the_cli_prints() {
     assert_eq!(unsolvable["certificate"].as_str().unwrap().len(), 25);
 }
 
+/// 17 message bits of `alien:5x5`.
+const MESSAGE: &str = "10110011101010011";
+
 #[test]
 fn code_routes_answer_what_the_cli_prints() {
     let s = Server::start();
@@ -73,26 +76,26 @@ fn code_routes_answer_what_the_cli_prints() {
     );
     let enc = s.ok(
         "/api/word/encode",
-        &json!({ "spec": "alien:4x4", "bits": "101100111" }),
+        &json!({ "spec": "alien:5x5", "bits": MESSAGE }),
     );
     assert_eq!(
         enc,
-        cli_json(&["word", "encode", "alien:4x4", "101100111", "--json"], "")
+        cli_json(&["word", "encode", "alien:5x5", MESSAGE, "--json"], "")
     );
     let mut word: Vec<u8> = enc["codeword"].as_str().unwrap().bytes().collect();
-    word[6] ^= 1; // row 1, column 2
+    word[7] ^= 1; // row 1, column 2
     let word = String::from_utf8(word).unwrap();
     let dec = s.ok(
         "/api/word/decode",
-        &json!({ "spec": "alien:4x4", "bits": word }),
+        &json!({ "spec": "alien:5x5", "bits": word }),
     );
     assert_eq!(
         dec,
-        cli_json(&["word", "decode", "alien:4x4", &word, "--json"], "")
+        cli_json(&["word", "decode", "alien:5x5", &word, "--json"], "")
     );
     assert_eq!(dec["status"], "corrected");
     assert_eq!(dec["error_cells"], json!([{ "row": 1, "column": 2 }]));
-    assert_eq!(dec["message"], "101100111");
+    assert_eq!(dec["message"], MESSAGE);
 }
 
 #[test]
@@ -114,14 +117,21 @@ fn a_file_is_encoded_damaged_and_repaired() {
 
     // A zeroed sector inside the data is more than the code corrects: the report and the
     // bytes are those of `tilecode decode --keep-damaged --json` on the same stream.
-    let zeroed = s.ok("/api/corrupt", &json!({ "data": enc["data"], "zero": "4096@8192" }));
+    let zeroed = s.ok(
+        "/api/corrupt",
+        &json!({ "data": enc["data"], "zero": "4096@8192" }),
+    );
     assert_eq!(zeroed["zeroed"], json!([8192, 12288]));
     let mut dec = s.ok("/api/decode", &json!({ "data": zeroed["data"] }));
     assert_eq!(dec["status"], "damaged", "{dec}");
     assert!(!dec["damaged_ranges"].as_array().unwrap().is_empty());
     let dir = tempfile::tempdir().unwrap();
     let (tc, out) = (dir.path().join("z.tc"), dir.path().join("z.out"));
-    std::fs::write(&tc, BASE64.decode(zeroed["data"].as_str().unwrap()).unwrap()).unwrap();
+    std::fs::write(
+        &tc,
+        BASE64.decode(zeroed["data"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
     let cli = Command::cargo_bin("tilecode")
         .unwrap()
         .arg("decode")
@@ -342,4 +352,52 @@ fn random_board(seed: u64) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[test]
+fn open_without_a_browser_says_so_and_keeps_serving() {
+    use std::io::{BufRead, BufReader};
+    let empty = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tilecode"))
+        .args(["serve", "--port", "0", "--bind", "127.0.0.1", "--open"])
+        .env("PATH", empty.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let mut err = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut err)
+        .unwrap();
+    assert!(err.contains("cannot start xdg-open"), "{err}");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(|c: char| c != '/');
+    let s = Server::attach(addr.trim_end_matches('/').to_string());
+    assert_eq!(
+        s.ok("/api/analyze", &json!({ "game": "alien:3x3" }))["rank"],
+        5
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_port_in_use_is_a_clear_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    Command::cargo_bin("tilecode")
+        .unwrap()
+        .args(["serve", "--port", &port])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(format!(
+            "cannot listen on 127.0.0.1:{port}"
+        )));
 }

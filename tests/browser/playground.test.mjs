@@ -117,7 +117,7 @@ test("a flipped codeword bit is corrected at its row and column", async () => {
   await page.click("#s-bits .cell >> nth=4");
   await page.waitForFunction(() => document.querySelector("#s-verdict").textContent.startsWith("corrected"));
   assert.equal(await page.textContent("#s-verdict"), "corrected at position 4");
-  await page.screenshot({ path: shot("playground-code.png") });
+  await page.screenshot({ path: shot("playground-code.png"), fullPage: true });
   await page.click('#c-grid .cell[data-row="4"][data-col="1"]');
   await page.waitForFunction(() => document.querySelector("#c-verdict").textContent.startsWith("detected"));
 });
@@ -129,8 +129,8 @@ test("a small file is encoded, damaged, decoded and downloaded back", async () =
   await page.setInputFiles("#f-file", { name: "small.txt", mimeType: "text/plain", buffer: file });
   await page.click("#f-encode");
   await page.waitForSelector("#f-damage:not([disabled])");
-  // Random flips (the slider at 4e-5) and a burst as long as the interleave depth: repaired.
-  await page.fill("#f-ber", "40");
+  // Random flips (the slider at 1e-5) and a burst as long as the interleave depth: repaired.
+  await page.fill("#f-ber", "25");
   await page.fill("#f-burst", "64");
   await page.click("#f-run");
   await page.waitForFunction(() => document.querySelector("#f-status").textContent.includes("restored exactly"));

@@ -176,8 +176,8 @@ async function analyse() {
     const q = game.states;
     const total = q === 2 ? `2^${a.cells}` : `${q}^${a.cells}`;
     const space = q === 2
-      ? `the solvable boards form a space of dimension ${a.rank} (2^${a.rank} of ${total} boards, ${a.solvable_fraction})`
-      : `solvable boards: ${a.solvable_boards} of ${total} (${a.solvable_fraction}); rank ${a.rank}`;
+      ? `The solvable boards form a space of dimension ${a.rank} (2^${a.rank} of ${total} boards, ${a.solvable_fraction})`
+      : `Solvable boards: ${a.solvable_boards} of ${total} (${a.solvable_fraction}); rank ${a.rank}`;
     $("g-live").dataset.space = space + (a.completely_solvable ? " — every board is solvable" : "");
     showQuiet();
     refreshLive();
