@@ -1,11 +1,11 @@
 //! `tilecode analyze`: rank, nullity, quiet patterns and solvable boards of a switching game.
 
+use super::common::print_report;
 use super::solve::{AUTO_GAUSS_MOVES, GameArgs, draw_bits, draw_values, json_int};
 use num_bigint::BigUint;
 use num_traits::One;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
-use std::io::Write;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
@@ -43,22 +43,18 @@ pub struct Report {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
     let report = analyze(&game)?;
-    let mut text = String::new();
-    if args.json {
-        writeln!(text, "{}", report_json(&game, &report))
-    } else {
-        print_text(&mut text, &game, &report)
-    }
-    .expect("formatting into a string");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    print_report(
+        args.json,
+        || report_json(&game, &report),
+        |text| print_text(text, &game, &report),
+    )
 }
 
 /// Rank, nullity, solvable boards and quiet patterns of `game`.
 pub fn analyze(game: &Game) -> anyhow::Result<Report> {
     let (mr, mc) = game.move_shape();
     let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
-        .then(|| Chaser::new(&game).ok())
+        .then(|| Chaser::new(game).ok())
         .flatten();
     let report = if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
@@ -82,7 +78,7 @@ pub fn analyze(game: &Game) -> anyhow::Result<Report> {
             invariant_factors: None,
         }
     } else if game.states == 2 {
-        let s = Solver::new(&game)?;
+        let s = Solver::new(game)?;
         let (num, den) = s.solvable_fraction();
         Report {
             rank: s.rank(),
@@ -98,7 +94,7 @@ pub fn analyze(game: &Game) -> anyhow::Result<Report> {
             invariant_factors: None,
         }
     } else {
-        let s = QSolver::new(&game)?;
+        let s = QSolver::new(game)?;
         let (num, den) = s.solvable_fraction();
         Report {
             rank: s.rank(),

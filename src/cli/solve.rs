@@ -6,9 +6,10 @@ use num_traits::One;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 use std::str::FromStr;
+use super::common::print_report;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
 use tilecode::game::qstate::{QBoard, QSolver, values_string};
 use tilecode::game::shortest::{self, Limits};
@@ -194,15 +195,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.shortest.then_some(&limits),
         true,
     )?;
-    let mut text = String::new();
-    if args.json {
-        writeln!(text, "{}", outcome_json(&game, &out))
-    } else {
-        print(&mut text, &game, &out)
-    }
-    .expect("formatting into a string");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    print_report(
+        args.json,
+        || outcome_json(&game, &out),
+        |text| print(text, &game, &out),
+    )
 }
 
 /// A two-state answer before the shortest search and formatting.
