@@ -1,5 +1,6 @@
 //! `tilecode solve`: solve one board of a switching game, or prove it unsolvable.
 
+use super::common::print_report;
 use anyhow::Context;
 use num_bigint::BigUint;
 use num_traits::One;
@@ -9,7 +10,6 @@ use std::io::IsTerminal;
 use std::io::Read;
 use std::process::ExitCode;
 use std::str::FromStr;
-use super::common::print_report;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
 use tilecode::game::qstate::{QBoard, QSolver, values_string};
 use tilecode::game::shortest::{self, Limits};
