@@ -147,3 +147,41 @@ test("a small file is encoded, damaged, decoded and downloaded back", async () =
   await page.waitForFunction(() => document.querySelector("#f-status").textContent.startsWith("damaged"));
   assert.notEqual(await page.getAttribute("#f-map-file", "data-worst"), "1");
 });
+
+test("the page presses as the library does: stencils, torus, states, lines, quiet patterns", async () => {
+  // An asymmetric stencil on a 6x7 torus with 3 states has unique solutions: after pressing
+  // (0, 0) and (2, 3) once, the only solution presses each of them twice more.
+  await page.goto(`${url}#game&g=stencil&m=6&n=7&q=3&t=1&s=110/011/010&b=${"0".repeat(42)}`);
+  await page.reload();
+  await page.click('#g-board .cell[data-row="0"][data-col="0"]');
+  await page.click('#g-board .cell[data-row="2"][data-col="3"]');
+  const b = new URL(page.url()).hash.match(/b=(\d+)/)[1];
+  const board = b.match(/.{7}/g).join("\n");
+  const r = await api("solve", { game: "stencil:110/011/010:6x7", torus: true, states: 3, board });
+  const expected = "0".repeat(42).split("");
+  expected[0] = "2";
+  expected[17] = "2";
+  assert.equal(r.presses, expected.join(""));
+
+  // Editing the stencil changes the game.
+  await page.click("#g-stencil .cell >> nth=0");
+  assert.match(decodeURIComponent(page.url()), /s=010\/011\/010/);
+
+  // Gale–Berlekamp flips whole rows and columns.
+  await page.goto(`${url}#game&g=gale-berlekamp&m=3&n=4&q=2&t=0&b=${"0".repeat(12)}`);
+  await page.reload();
+  await page.click("#g-board .cell.line >> nth=4"); // the first row's button
+  assert.equal(await litCells(), 4);
+  await page.click("#g-board .cell.line >> nth=0"); // the first column's button
+  assert.equal(await litCells(), 5);
+
+  // A quiet pattern, shown and pressed, leaves the board as it was.
+  await page.goto(`${url}#game&g=lights-out&m=5&n=5&q=2&t=0&b=1100110000000000000000011`);
+  await page.reload();
+  await page.waitForSelector("#g-quiet-label");
+  await page.click("#g-quiet button:text('show')");
+  assert.ok((await page.$$("#g-board .cell.quiet")).length > 0);
+  const before = new URL(page.url()).hash;
+  await page.click("#g-quiet button:text('press it')");
+  assert.equal(new URL(page.url()).hash, before);
+});

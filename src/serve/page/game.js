@@ -114,6 +114,9 @@ function build() {
   board.innerHTML = "";
   const gb = game.kind === "gale-berlekamp";
   board.style.gridTemplateColumns = `repeat(${game.cols + (gb ? 1 : 0)}, auto)`;
+  // Cells shrink on large boards so that a 20 x 20 board still fits beside the panel.
+  const side = Math.max(game.rows, game.cols) + (gb ? 1 : 0);
+  board.style.setProperty("--cell", Math.max(16, Math.min(44, Math.floor(480 / side) - 3)) + "px");
   game.cellEls = [];
   game.moveEls = [];
   const lineButton = (mv, label) => {
@@ -339,7 +342,18 @@ function keydown(e) {
   e.preventDefault();
 }
 
+// The stencil re-centred in a `size` x `size` grid (cells beyond it are dropped).
+function resizeStencil(size) {
+  const rows = game.stencil.split("/");
+  const h = rows.length, w = rows[0].length;
+  return Array.from({ length: size }, (_, r) => Array.from({ length: size }, (_, c) => {
+    const y = r - (size - h) / 2, x = c - (size - w) / 2;
+    return y >= 0 && y < h && x >= 0 && x < w ? rows[y][x] : "0";
+  }).join("")).join("/");
+}
+
 function buildStencilEditor() {
+  $("g-stencil-size").value = String(game.stencil.split("/").length);
   const box = $("g-stencil");
   box.innerHTML = "";
   const rows = game.stencil.split("/");
@@ -370,7 +384,8 @@ modes.game = {
       game.cols = num("n", 1, 20, 5);
       game.states = num("q", 2, 9, 2);
       game.torus = params.get("t") === "1";
-      if (/^[01]+(\/[01]+)*$/.test(params.get("s") || "")) game.stencil = params.get("s");
+      const st = params.get("s") || "";
+      if (/^([01]{3}\/){2}[01]{3}$|^([01]{5}\/){4}[01]{5}$|^([01]{7}\/){6}[01]{7}$/.test(st)) game.stencil = st;
       const b = (params.get("b") || "").split("").map(Number);
       if (b.length === game.rows * game.cols && b.every((v) => v >= 0 && v < game.states)) game.board = b;
     }
@@ -395,6 +410,11 @@ modes.game = {
     $("g-undo").addEventListener("click", () => undo(game.past, game.future));
     $("g-redo").addEventListener("click", () => undo(game.future, game.past));
     $("g-board").addEventListener("keydown", keydown);
+    $("g-stencil-size").addEventListener("change", () => {
+      game.stencil = resizeStencil(Number($("g-stencil-size").value));
+      buildStencilEditor();
+      newGame(true);
+    });
     buildStencilEditor();
     newGame(true);
   },
