@@ -166,23 +166,6 @@ pub struct Outcome {
     certificate: Option<(String, String)>,
 }
 
-/// Solves the board `text` of `game` (either number of states) by `method`, with the shortest
-/// search within `limits` when `shortest`; `progress` allows a progress bar on stderr when it
-/// is a terminal.
-pub fn solve(
-    game: &Game,
-    text: &str,
-    method: Method,
-    shortest: Option<&Limits>,
-    progress: bool,
-) -> anyhow::Result<Outcome> {
-    if game.states == 2 {
-        solve_two_state(game, text, method, shortest, progress)
-    } else {
-        solve_q_state(game, text, method, shortest.is_some())
-    }
-}
-
 /// Runs `tilecode solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
@@ -330,13 +313,19 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
     })
 }
 
-fn solve_two_state(
+/// Solves the board `text` of `game` (either number of states) by `method`, with the shortest
+/// search within `limits` when `shortest`; `progress` allows a progress bar on stderr when it
+/// is a terminal.
+pub fn solve(
     game: &Game,
     text: &str,
     method: Method,
     shortest: Option<&Limits>,
     progress: bool,
 ) -> anyhow::Result<Outcome> {
+    if game.states != 2 {
+        return solve_q_state(game, text, method, shortest.is_some());
+    }
     let board = Board::parse(text)?;
     game.check_board(&board)?;
     let found = find(game, &board, method)?;

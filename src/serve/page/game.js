@@ -98,7 +98,10 @@ function setOverlay(cls, counts) {
   els.forEach((el, i) => {
     const k = counts[i] || 0;
     el.classList.toggle(cls, k !== 0);
-    if (cls === "hint") el.dataset.hint = k ? String(k) : "";
+    if (cls === "hint") {
+      el.dataset.hint = k ? String(k) : "";
+      el.classList.toggle("many", k > 1);
+    }
   });
 }
 
