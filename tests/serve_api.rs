@@ -401,3 +401,44 @@ fn a_port_in_use_is_a_clear_error() {
             "cannot listen on 127.0.0.1:{port}"
         )));
 }
+
+#[test]
+fn a_request_past_the_time_limit_gets_a_503_and_the_server_keeps_serving() {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tilecode"))
+        .args(["serve", "--port", "0", "--time-limit", "0.2"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let s = Server::attach(addr.to_string());
+    // Seconds of elimination over Z/16.
+    let (status, v) = s.post(
+        "/api/analyze",
+        &json!({ "game": "alien:32x32", "states": 16 }),
+    );
+    assert_eq!(status, 503, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("no answer within 0.2 s"),
+        "{v}"
+    );
+    assert_eq!(
+        s.ok("/api/analyze", &json!({ "game": "alien:3x3" }))["rank"],
+        5
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

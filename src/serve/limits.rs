@@ -2,7 +2,7 @@
 
 use super::error::ApiError;
 use axum::http::StatusCode;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 use std::time::Duration;
 use tilecode::game::Game;
 use tilecode::game::shortest::Limits;
@@ -20,8 +20,20 @@ pub const MAX_SIDE: usize = 32;
 pub const MAX_STATES: u32 = 16;
 /// Longest code (`info`, `word`).
 pub const MAX_CODE_N: usize = 4096;
-/// Longest a request may wait for and use the pool.
+/// Longest a request may wait for and use the pool, unless `--time-limit` says otherwise.
 pub const TIME_LIMIT: Duration = Duration::from_secs(20);
+
+/// The time limit in force, set once at startup.
+static TIME: OnceLock<Duration> = OnceLock::new();
+
+/// Sets the time limit (the first call wins; the default is [`TIME_LIMIT`]).
+pub fn set_time_limit(limit: Duration) {
+    let _ = TIME.set(limit);
+}
+
+fn time_limit() -> Duration {
+    *TIME.get_or_init(|| TIME_LIMIT)
+}
 
 /// The shortest-solution search's limits here: far below the CLI's, so a search ends in well
 /// under a second; past them the answer says `optimal: false` with a lower bound.
@@ -58,9 +70,10 @@ static POOL: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
     Arc::new(Semaphore::new(n))
 });
 
-/// Runs `job` on the blocking pool once a slot is free, within [`TIME_LIMIT`]. The async
+/// Runs `job` on the blocking pool once a slot is free, within the time limit. The async
 /// workers only wait, so requests that need no slot (the page, quick errors) are served
-/// meanwhile.
+/// meanwhile. A job past the limit is answered 503 but runs to its end (a thread cannot be
+/// stopped), keeping its slot until then: the caps on sizes keep that end near.
 pub async fn blocking<T: Send + 'static>(
     job: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -80,15 +93,14 @@ pub async fn blocking<T: Send + 'static>(
             message: format!("the job failed: {e}"),
         })?
     };
-    tokio::time::timeout(TIME_LIMIT, run)
-        .await
-        .unwrap_or_else(|_| {
-            Err(ApiError {
-                status: StatusCode::SERVICE_UNAVAILABLE,
-                message: format!(
-                    "no answer within {} s: the server is busy or the request is too heavy",
-                    TIME_LIMIT.as_secs()
-                ),
-            })
+    let limit = time_limit();
+    tokio::time::timeout(limit, run).await.unwrap_or_else(|_| {
+        Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "no answer within {} s: the server is busy or the request is too heavy",
+                limit.as_secs_f64()
+            ),
         })
+    })
 }

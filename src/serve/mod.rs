@@ -25,13 +25,23 @@ pub struct Args {
     /// playground (and its CPU time) to the network.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     bind: IpAddr,
-    /// Open the page in the default browser (xdg-open, open or start).
+    /// Open the page in the default browser (xdg-open, open or explorer).
     #[arg(long)]
     open: bool,
+    /// Seconds a request may wait for and use the worker pool before it is answered 503.
+    #[arg(long, value_name = "SECS", default_value_t = 20.0)]
+    time_limit: f64,
 }
 
 /// Runs `tilecode serve` until interrupted.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.time_limit > 0.0 && args.time_limit <= 86_400.0) {
+        anyhow::bail!(
+            "bad --time-limit {}: expected seconds between 0 and 86400",
+            args.time_limit
+        );
+    }
+    limits::set_time_limit(std::time::Duration::from_secs_f64(args.time_limit));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
