@@ -38,9 +38,8 @@ fn payload(len: usize, seed: u64) -> Vec<u8> {
 
 fn opts(s: &str, d: usize, chunk_size: usize) -> Options {
     Options {
-        code: spec(s),
-        interleave: d,
         chunk_size,
+        ..Options::new(spec(s), d)
     }
 }
 

@@ -104,8 +104,22 @@ pub fn print_report(
     }
 }
 
-/// Runs `tilecode decode`.
+/// Runs `tilecode decode`; with `--json` every outcome, fatal ones included, is one JSON
+/// object.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let json = args.json;
+    let mut seen = None;
+    match decode(args, &mut seen) {
+        Err(e) if json => {
+            let (v, code) = report::fatal_json(&e, seen.as_ref());
+            eprintln!("{v}");
+            Ok(ExitCode::from(code))
+        }
+        other => other,
+    }
+}
+
+fn decode(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<ExitCode> {
     let source = Source::from_arg(args.file.as_deref());
     let dest = match (&args.output, &source) {
         (Some(o), _) => Some(o.clone()).filter(|o| !is_stdout(Some(o))),
@@ -129,6 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|d| format!("`{}`", d.display()))
         .unwrap_or_else(|| "standard output".into());
     if let Err(e) = result {
+        *seen = Some((dec.report().clone(), dec.header().clone()));
         if args.keep_damaged && dest.is_some() {
             sink.commit()?;
             eprintln!("tilecode: kept the partial output in {to}");
