@@ -22,7 +22,8 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, ApiError> {
         .map_err(|e| ApiError::bad(format!("bad data: expected base64, {e}")))
 }
 
-/// The keys of `encode`: the file and the encoder's options.
+/// The keys of `encode`: the file and the encoder's options (`code`, `interleave`,
+/// `chunk_size`, `recovery`, `format_version`, as the CLI's).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EncodeKeys {
@@ -33,6 +34,10 @@ pub struct EncodeKeys {
     interleave: Option<usize>,
     #[serde(default)]
     chunk_size: Option<usize>,
+    #[serde(default)]
+    recovery: Option<f64>,
+    #[serde(default)]
+    format_version: Option<u8>,
 }
 
 fn default_code() -> String {
@@ -48,7 +53,14 @@ pub fn encode(keys: EncodeKeys) -> Result<Value, ApiError> {
             input.len()
         )));
     }
-    let opts = options(&keys.code, keys.interleave, keys.chunk_size)?;
+    let mut opts = options(&keys.code, keys.interleave, keys.chunk_size)?;
+    if let Some(r) = keys.recovery {
+        opts.recovery = r;
+    }
+    if let Some(v) = keys.format_version {
+        opts.version = v;
+    }
+    opts.validate()?;
     let mut enc = Encoder::new(Vec::new(), &opts)?;
     let io_error = |e: std::io::Error| ApiError::bad(format!("encoding failed: {e}"));
     enc.write_all(&input).map_err(io_error)?;
@@ -60,6 +72,8 @@ pub fn encode(keys: EncodeKeys) -> Result<Value, ApiError> {
         "k": code.k(),
         "interleave": opts.interleave,
         "chunk_size": opts.chunk_size,
+        "recovery": opts.recovery,
+        "version": opts.version,
         "bytes_in": input.len(),
         "bytes_out": out.len(),
         "data": BASE64.encode(&out),

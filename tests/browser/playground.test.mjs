@@ -141,11 +141,21 @@ test("a small file is encoded, damaged, decoded and downloaded back", async () =
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#f-get-restored")]);
   assert.deepEqual(readFileSync(await download.path()), file);
 
-  // A zeroed sector is more than the code corrects: reported lost, in red on the map.
+  // A zeroed sector is more than the code corrects: the recovery chunks rebuild it.
   await page.fill("#f-zero", "4096");
   await page.click("#f-run");
+  await page.waitForFunction(() => /rebuilt from recovery chunks[1-9]/.test(document.querySelector("#f-report").textContent));
+  assert.match(await page.textContent("#f-status"), /restored exactly/);
+
+  // Without recovery chunks the same sector is lost: reported, in red on the map, and never
+  // a wrong byte outside the reported ranges.
+  await page.selectOption("#f-recovery", "0");
+  await page.click("#f-encode");
+  await page.waitForFunction(() => document.querySelector("#f-encoded").textContent.includes(", 0% recovery"));
+  await page.click("#f-run");
   await page.waitForFunction(() => document.querySelector("#f-status").textContent.startsWith("damaged"));
-  assert.notEqual(await page.getAttribute("#f-map-file", "data-worst"), "1");
+  assert.equal(await page.getAttribute("#f-map-file", "data-worst"), "3");
+  await page.screenshot({ path: shot("playground-stream-lost.png"), fullPage: true });
 });
 
 test("the page presses as the library does: stencils, torus, states, lines, quiet patterns", async () => {

@@ -86,7 +86,7 @@ impl Server {
     /// POSTs and asserts a 200.
     pub fn ok(&self, path: &str, body: &Value) -> Value {
         let (status, v) = self.post(path, body);
-        assert_eq!(status, 200, "{path} {body}: {v}");
+        assert_eq!(status, 200, "{path}: {}", short(&v.to_string()));
         v
     }
 }
@@ -112,4 +112,9 @@ impl Drop for Server {
             let _ = child.wait();
         }
     }
+}
+
+/// The first 400 characters of a long text (answers can carry megabytes of base64).
+fn short(text: &str) -> &str {
+    &text[..text.len().min(400)]
 }

@@ -13,6 +13,7 @@ function showSliders() {
   $("f-ber-out").textContent = berValue() ? berValue().toExponential(1) : "off";
   $("f-burst-out").textContent = Number($("f-burst").value) ? $("f-burst").value + " bits" : "off";
   $("f-zero-out").textContent = Number($("f-zero").value) ? $("f-zero").value + " bytes" : "off";
+  $("f-zero-at-out").textContent = $("f-zero-at").value + "% into the stream";
 }
 
 function loaded(name, bytes) {
@@ -35,10 +36,11 @@ async function encodeFile() {
   try {
     const r = await api("encode", {
       data: toBase64(stream.file), code: $("f-code").value, interleave: Number($("f-interleave").value),
+      recovery: Number($("f-recovery").value),
     });
     stream.encoded = fromBase64(r.data);
     $("f-encoded").textContent = `encoded ${r.bytes_in} bytes into ${r.bytes_out} with ${r.code} ` +
-      `(n = ${r.n}, k = ${r.k}), interleave ${r.interleave}: ${(100 * (r.bytes_out / Math.max(1, r.bytes_in) - 1)).toFixed(1)}% overhead.`;
+      `(n = ${r.n}, k = ${r.k}), interleave ${r.interleave}, ${r.recovery}% recovery chunks: ${(100 * (r.bytes_out / Math.max(1, r.bytes_in) - 1)).toFixed(1)}% overhead.`;
     $("f-damage").disabled = false;
   } catch (e) {
     $("f-encoded").textContent = e.message;
@@ -53,7 +55,7 @@ async function damageAndDecode() {
   const zero = Math.min(Number($("f-zero").value), stream.encoded.length);
   stream.zeroed = null;
   if (zero) {
-    const at = Math.floor((stream.encoded.length - zero) / 2 / 512) * 512;
+    const at = Math.floor(((stream.encoded.length - zero) * Number($("f-zero-at").value)) / 100 / 512) * 512;
     keys.zero = `${zero}@${at}`;
     stream.zeroed = [at, at + zero];
   }
@@ -84,6 +86,10 @@ function report(r) {
     ["damaged byte ranges", r.damaged_ranges.length ? `${r.damaged_ranges.map(([a, b]) => `[${a}, ${b})`).slice(0, 6).join(" ")}${r.damaged_ranges.length > 6 ? " …" : ""} (${lost} bytes)` : "none"],
     ["checksum", r.checksum_ok ? "ok" : "mismatch"], ["status", r.status],
   ];
+  // Format 2 streams also rebuild whole chunks from Reed–Solomon recovery chunks.
+  if (r.recovered_chunks !== undefined) {
+    rows.splice(4, 0, ["chunks rebuilt from recovery chunks", r.recovered_chunks], ["chunks lost", r.lost_chunks]);
+  }
   $("f-report").innerHTML = "";
   for (const [k, v] of rows) {
     const tr = $("f-report").insertRow();
@@ -93,11 +99,13 @@ function report(r) {
   drawMap($("f-map-stream"), stream.encoded.length, (i) =>
     stream.zeroed && i >= stream.zeroed[0] && i < stream.zeroed[1] ? 3 : stream.damaged[i] !== stream.encoded[i] ? 2 : 1,
   ["", "#cfd8dc", "#f4a261", "#264653"]);
+  // The page knows the original, so it can tell the reported ranges' wrong bytes from the
+  // ones that came back right although no check could prove it.
   drawMap($("f-map-file"), stream.file.length, (i) => {
     const inRange = r.damaged_ranges.some(([a, b]) => i >= a && i < b);
     const right = stream.restored[i] === stream.file[i];
-    return !right && !inRange ? 3 : inRange ? 2 : 1;
-  }, ["", "#2a9d8f", "#e63946", "#9b2fff"]);
+    return inRange ? (right ? 2 : 3) : right ? 1 : 4;
+  }, ["", "#2a9d8f", "#f4b6bb", "#e63946", "#9b2fff"]);
   links();
 }
 
@@ -156,7 +164,7 @@ modes.stream = {
     $("f-sample").addEventListener("click", () => loaded("sample.txt", sample()));
     $("f-encode").addEventListener("click", encodeFile);
     $("f-run").addEventListener("click", damageAndDecode);
-    for (const id of ["f-ber", "f-burst", "f-zero"]) $(id).addEventListener("input", showSliders);
+    for (const id of ["f-ber", "f-burst", "f-zero", "f-zero-at"]) $(id).addEventListener("input", showSliders);
     showSliders();
   },
   show() { urlState.write("stream"); },
