@@ -413,36 +413,17 @@ fn random_board(seed: u64) -> String {
 
 #[test]
 fn open_without_a_browser_says_so_and_keeps_serving() {
-    use std::io::{BufRead, BufReader};
     let empty = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tilecode"))
-        .args(["serve", "--port", "0", "--bind", "127.0.0.1", "--open"])
-        .env("PATH", empty.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let mut err = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut err)
-        .unwrap();
+    let mut s = Server::start_with(&["--bind", "127.0.0.1", "--open"], |c| {
+        c.env("PATH", empty.path())
+            .stderr(std::process::Stdio::piped());
+    });
+    let err = s.stderr_line();
     assert!(err.contains("cannot start xdg-open"), "{err}");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches(|c: char| c != '/');
-    let s = Server::attach(addr.trim_end_matches('/').to_string());
     assert_eq!(
         s.ok("/api/analyze", &json!({ "game": "alien:3x3" }))["rank"],
         5
     );
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
 
 #[test]
@@ -461,24 +442,7 @@ fn a_port_in_use_is_a_clear_error() {
 
 #[test]
 fn a_request_past_the_time_limit_gets_a_503_and_the_server_keeps_serving() {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tilecode"))
-        .args(["serve", "--port", "0", "--time-limit", "0.2"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap();
-    let s = Server::attach(addr.to_string());
+    let s = Server::start_with(&["--time-limit", "0.2"], |_| {});
     // Seconds of elimination over Z/16.
     let (status, v) = s.post(
         "/api/analyze",
@@ -496,6 +460,4 @@ fn a_request_past_the_time_limit_gets_a_503_and_the_server_keeps_serving() {
         s.ok("/api/analyze", &json!({ "game": "alien:3x3" }))["rank"],
         5
     );
-    child.kill().unwrap();
-    child.wait().unwrap();
 }

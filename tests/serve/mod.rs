@@ -15,12 +15,20 @@ pub struct Server {
 impl Server {
     /// Starts `tilecode serve --port 0` and waits for the line with its URL.
     pub fn start() -> Server {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("tilecode"))
+        Server::start_with(&[], |_| {})
+    }
+
+    /// Starts `tilecode serve --port 0` with more arguments, after `configure` has had its say
+    /// on the command (environment, a piped stderr), and waits for the line with its URL.
+    pub fn start_with(args: &[&str], configure: impl FnOnce(&mut Command)) -> Server {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("tilecode"));
+        command
             .args(["serve", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("tilecode serve starts");
+            .stderr(Stdio::inherit());
+        configure(&mut command);
+        let mut child = command.spawn().expect("tilecode serve starts");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -36,6 +44,16 @@ impl Server {
             child: Some(child),
             addr,
         }
+    }
+
+    /// The first line the server wrote on stderr (piped by `start_with`'s `configure`).
+    pub fn stderr_line(&mut self) -> String {
+        let err = self.child.as_mut().and_then(|c| c.stderr.take());
+        let mut line = String::new();
+        BufReader::new(err.expect("a piped stderr"))
+            .read_line(&mut line)
+            .unwrap();
+        line
     }
 
     /// A client of the server at `addr`, which it does not stop.
