@@ -18,6 +18,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("page/style.css"),
     ),
     ("/common.js", JS, include_str!("page/common.js")),
+    ("/board.js", JS, include_str!("page/board.js")),
     ("/game.js", JS, include_str!("page/game.js")),
     ("/code.js", JS, include_str!("page/code.js")),
     ("/stream.js", JS, include_str!("page/stream.js")),
