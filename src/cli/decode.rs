@@ -6,7 +6,9 @@
 //! unless `--keep-damaged` asks for the best-effort bytes.
 
 use super::common::EXIT_OK;
-use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
+use super::fileio::{
+    BUF_SIZE, ReadAhead, Sink, Source, is_stdout, note_terminal_input, restore_metadata,
+};
 use super::{progress, report};
 use anyhow::{Context, bail};
 use std::io::{self, BufRead, Read, Write};
@@ -57,6 +59,7 @@ pub fn open_decoder(
     source: &Source,
     quiet: bool,
 ) -> anyhow::Result<(InputDecoder, Option<indicatif::ProgressBar>)> {
+    note_terminal_input(source);
     let (input, size) = source.open()?;
     let bar = progress::bar(size, quiet);
     let input = progress::wrap(input, bar.as_ref());
@@ -156,6 +159,9 @@ fn decode(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<Exi
     print_report(&title, &rep, dec.header(), args.json, false, args.quiet);
     if code == EXIT_OK || args.keep_damaged {
         sink.commit()?;
+        if let (Some(d), Some(meta)) = (&dest, dec.metadata()) {
+            restore_metadata(d, meta);
+        }
         if code != EXIT_OK && !args.quiet && !args.json {
             eprintln!("tilecode: damaged output kept in {to}");
         }

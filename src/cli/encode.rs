@@ -1,6 +1,8 @@
 //! `tilecode encode`: protect a file or a pipe with an error-correcting code.
 
-use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
+use super::fileio::{
+    BUF_SIZE, ReadAhead, Sink, Source, is_stdout, note_terminal_input, refuse_terminal_output,
+};
 use super::progress;
 use anyhow::{Context, bail};
 use std::io::{self, Read, Write};
@@ -36,7 +38,7 @@ pub struct Args {
     /// Stream format version to write: 2, or 1 for older readers (needs --recovery 0).
     #[arg(long, value_name = "V", default_value_t = tilecode::stream::format::VERSION)]
     format_version: u8,
-    /// Replace an existing output file.
+    /// Replace an existing output file; write to a terminal.
     #[arg(long)]
     force: bool,
     /// No summary on stderr (warnings are still printed).
@@ -164,6 +166,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let (Source::File(p), 2) = (&source, opts.version) {
         opts.metadata = Some(file_metadata(p));
     }
+    refuse_terminal_output(dest.is_none(), args.force)?;
+    note_terminal_input(&source);
     let (input, size) = source.open()?;
     let mut sink = match &dest {
         Some(d) => Sink::file(d, args.force, source.path())?,

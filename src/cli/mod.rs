@@ -25,6 +25,7 @@ mod report;
 #[cfg(feature = "serve")]
 #[path = "../serve/mod.rs"]
 mod serve;
+mod signals;
 mod simulate;
 mod solve;
 mod verify;
@@ -85,6 +86,7 @@ pub fn main() -> ExitCode {
             });
         }
     };
+    signals::install();
     let result = match cli.command {
         Command::Info(a) => info::run(a),
         Command::Compare(a) => compare::run(a),

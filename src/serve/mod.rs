@@ -63,11 +63,8 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     if args.open {
         open_browser(&url);
     }
-    axum::serve(listener, api::router())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    // Ctrl-C ends the process through the CLI's signal handler (exit 130), like every command.
+    axum::serve(listener, api::router()).await?;
     Ok(())
 }
 

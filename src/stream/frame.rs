@@ -4,7 +4,7 @@
 //! any frame, even when the stream header is lost (`docs/format.md`, "Frames").
 
 use super::format::{BLOCK, Layout, le32, le64, spec_fields, spec_from_fields};
-use super::stripe::{MAX_STRIPE_SHARDS, Plan};
+use super::stripe::Plan;
 use crate::code::Spec;
 
 /// The first eight bytes of every frame.
@@ -220,11 +220,11 @@ impl Frame {
     /// The recovery plan the frame names (`None` without recovery chunks or when the numbers
     /// are out of range).
     pub fn plan(&self) -> Option<Plan> {
-        let (k, r) = (self.stripe as usize, self.recovery as usize);
-        (k > 0 && r > 0 && k + r <= MAX_STRIPE_SHARDS).then_some(Plan {
-            stripe: k,
-            recovery: r,
-        })
+        Plan::checked(
+            self.stripe as usize,
+            self.recovery as usize,
+            self.chunk_size as usize,
+        )
     }
 }
 

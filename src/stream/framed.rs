@@ -68,6 +68,8 @@ pub struct FramedDecoder {
     check_recovery: bool,
     /// The input has ended.
     at_end_of_input: bool,
+    /// Where the last frame header repaired by a bit flip starts (counted once).
+    repaired_at: Option<u64>,
 }
 
 impl FramedDecoder {
@@ -102,6 +104,7 @@ impl FramedDecoder {
             metadata: None,
             check_recovery: false,
             at_end_of_input: false,
+            repaired_at: None,
         }
     }
 
@@ -199,7 +202,11 @@ impl FramedDecoder {
                         self.lost = false;
                         self.report.resyncs += 1;
                     }
-                    self.report.corrected_bits += flips;
+                    // A frame that first closes the stripe before it is read twice.
+                    if flips > 0 && self.repaired_at != Some(at) {
+                        self.repaired_at = Some(at);
+                        self.report.corrected_bits += flips;
+                    }
                     self.frame(f, src, out)?
                 }
                 _ => self.lost_sync(src, out)?,
@@ -396,6 +403,15 @@ impl FramedDecoder {
     /// as that chunk (its tail, inside the codewords, says which chunk it is).
     fn lost_sync<S: Source>(&mut self, src: &mut S, out: &mut Buf) -> Result<bool> {
         let at = src.offset();
+        if at == self.expected_at
+            && self.plan.is_none()
+            && self.slots.len() as u64 >= self.stripe_len()
+        {
+            // The next chunk starts a stripe (of one, without recovery chunks): close the
+            // last one first, then try the damaged frame as that chunk.
+            self.close(self.stripe_len(), out)?;
+            return Ok(true);
+        }
         let window = 2 * FRAME + self.layout().chunk_bytes.max(self.recovery_body());
         let buf = src.peek(window)?;
         match frame::find(buf, 1, |f| self.ours(f)) {

@@ -133,6 +133,21 @@ impl Options {
     /// The recovery plan (`None` for no recovery chunks).
     pub(crate) fn plan(&self) -> Result<Option<Plan>> {
         let plan = Plan::for_percent(self.recovery)?;
+        if let Some(p) = plan {
+            let bytes = p.stripe as u64 * self.layout()?.chunk_size as u64;
+            if bytes > stripe::MAX_STRIPE_BYTES as u64 {
+                return Err(Error::Limit {
+                    what: format!(
+                        "a stripe of {} chunks of {} bytes",
+                        p.stripe, self.chunk_size
+                    ),
+                    reason: format!(
+                        "a decoder holds one stripe in memory, at most {} MiB: use a smaller chunk size or less recovery",
+                        stripe::MAX_STRIPE_BYTES >> 20
+                    ),
+                });
+            }
+        }
         if plan.is_some() && self.version == format::VERSION_1 {
             return Err(Error::Limit {
                 what: "recovery chunks".into(),

@@ -7,7 +7,7 @@ use super::format::{self, BLOCK, Probe, VERSION_1, probe_header, stream_info};
 use super::frame::{self, FRAME, Frame, Metadata};
 use super::framed::FramedDecoder;
 use super::source::Source;
-use super::stripe::{MAX_STRIPE_SHARDS, Plan};
+use super::stripe::Plan;
 use super::{Header, Report};
 use crate::error::{Error, Result};
 
@@ -120,7 +120,11 @@ pub fn open<S: Source>(src: &mut S) -> Result<Core> {
                     ));
                 }
                 let info = stream_info(&block);
-                let plan = plan_of(info.stripe as usize, info.recovery as usize);
+                let plan = Plan::checked(
+                    info.stripe as usize,
+                    info.recovery as usize,
+                    layout.chunk_size,
+                );
                 let report = Report {
                     corrected_bits,
                     header_corrected_bits: corrected_bits,
@@ -151,12 +155,6 @@ pub fn open<S: Source>(src: &mut S) -> Result<Core> {
     }
 }
 
-/// The recovery plan a header or frame states, if it is in range.
-fn plan_of(stripe: usize, recovery: usize) -> Option<Plan> {
-    (stripe > 0 && recovery > 0 && stripe + recovery <= MAX_STRIPE_SHARDS)
-        .then_some(Plan { stripe, recovery })
-}
-
 fn base_report(layout: &format::Layout) -> Report {
     Report {
         spec: layout.spec.to_string(),
@@ -185,7 +183,7 @@ fn first_frame<S: Source>(src: &mut S) -> Result<Option<Core>> {
                 resyncs: 1,
                 ..base_report(&layout)
             };
-            let plan = plan_of(f.stripe as usize, f.recovery as usize);
+            let plan = f.plan();
             let at = src.offset();
             return Ok(Some(Core::V2(Box::new(FramedDecoder::new(
                 layout,

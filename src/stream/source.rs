@@ -46,6 +46,9 @@ impl Source for SliceSource<'_> {
     }
 }
 
+/// The first read-ahead buffer's size.
+const MIN_READ: usize = 64 << 10;
+
 /// Encoded bytes read ahead: `buf[start..end]`. The vector keeps its (initialised) length,
 /// so refilling it costs no zeroing.
 #[derive(Debug, Default)]
@@ -80,12 +83,14 @@ impl Input {
             self.buf.copy_within(self.start..self.end, 0);
             self.end -= self.start;
             self.start = 0;
-            if self.buf.len() < want {
-                self.buf.resize(want, 0);
-            }
         }
         while self.len() < want {
-            let stop = self.start + want;
+            // The buffer grows with what arrives, never to what a header merely claims.
+            if self.end == self.buf.len() {
+                let grown = (2 * self.buf.len()).max(MIN_READ).min(want);
+                self.buf.resize(grown, 0);
+            }
+            let stop = (self.start + want).min(self.buf.len());
             match r.read(&mut self.buf[self.end..stop]) {
                 Ok(0) => return Ok(true),
                 Ok(n) => self.end += n,

@@ -19,6 +19,9 @@ pub const SMALL_STRIPE_MAX_PERCENT: f64 = 3.0;
 /// The most chunks (data and recovery) a stripe may have; a frame naming more is refused, so
 /// that a hostile header cannot ask for a huge Reed–Solomon work area.
 pub const MAX_STRIPE_SHARDS: usize = 1024;
+/// The most payload a stripe may hold (a decoder keeps one stripe in memory): larger chunks
+/// need a lower recovery percentage or none.
+pub const MAX_STRIPE_BYTES: usize = 256 << 20;
 /// Recovery chunks a stripe has at least, so that damage at the boundary of two chunks (a
 /// lost sector, a cut) is repaired.
 pub const MIN_RECOVERY: usize = 2;
@@ -52,6 +55,16 @@ impl Plan {
         };
         let recovery = ((stripe as f64 * percent / 100.0).ceil() as usize).max(MIN_RECOVERY);
         Ok(Some(Plan { stripe, recovery }))
+    }
+
+    /// The plan a header or frame states, if it is within the caps for chunks of
+    /// `chunk_size` bytes ([`MAX_STRIPE_SHARDS`], [`MAX_STRIPE_BYTES`]).
+    pub fn checked(stripe: usize, recovery: usize, chunk_size: usize) -> Option<Plan> {
+        let fits = stripe > 0
+            && recovery > 0
+            && stripe + recovery <= MAX_STRIPE_SHARDS
+            && stripe.saturating_mul(chunk_size) <= MAX_STRIPE_BYTES;
+        fits.then_some(Plan { stripe, recovery })
     }
 
     /// Recovery chunks of a stripe of `data` chunks (`data <= stripe`): the full stripe's
