@@ -188,7 +188,7 @@ impl FramedDecoder {
             let buf = src.peek(FRAME)?;
             if buf.len() < FRAME {
                 let n = buf.len();
-                self.skip(src, n);
+                self.cut(src, n);
                 return self.at_eof(out);
             }
             let parsed = if at == self.expected_at {
@@ -218,6 +218,22 @@ impl FramedDecoder {
         Ok(())
     }
 
+    /// Where the next frame of the stream starts in `buf` (a frame header and the body
+    /// after it) when it starts before `end`, inside the body: bytes were cut from this
+    /// chunk. `None` when it starts at `end`, or no frame of the stream starts before it (a
+    /// frame found further on means a damaged header or bytes inserted into this chunk,
+    /// which decoding the body where it is expected finds out).
+    fn misplaced_next(&self, buf: &[u8], end: usize) -> Option<usize> {
+        if buf.len() >= end + FRAME
+            && Frame::parse(&buf[end..end + FRAME]).is_some_and(|f| self.ours(&f))
+        {
+            return None;
+        }
+        let within = &buf[..(end + FRAME - 1).min(buf.len())];
+        let (q, _) = frame::find(within, FRAME, |f| self.ours(f))?;
+        (q < end).then_some(q)
+    }
+
     /// Whether `missing` whole chunks could have stood between the last frame taken and
     /// offset `at` (each takes at least a frame header and one group).
     fn explained(&self, at: u64, missing: u64) -> bool {
@@ -231,6 +247,14 @@ impl FramedDecoder {
         self.report.skipped_bytes += n as u64;
         self.report.bytes_in += n as u64;
         self.lost |= n > 0;
+    }
+
+    /// Passes over the `n` last bytes of the input, a frame cut short: not a sign of damage
+    /// inside the stream (see [`FramedDecoder::at_eof`]).
+    fn cut<S: Source>(&mut self, src: &mut S, n: usize) {
+        src.advance(n);
+        self.report.skipped_bytes += n as u64;
+        self.report.bytes_in += n as u64;
     }
 
     /// Passes over a frame that is ours but not needed (a duplicate, a recovery chunk of a
@@ -310,12 +334,21 @@ impl FramedDecoder {
         while self.next() < i {
             self.slots.push(Slot::Lost);
         }
-        let buf = src.peek(FRAME + body)?;
+        let buf = src.peek(2 * FRAME + body)?;
+        if let Some(q) = self.misplaced_next(buf, FRAME + body) {
+            // Bytes were cut from or inserted into this chunk: the next frame does not start
+            // where its body ends. The chunk is lost; the next frame is taken where it is.
+            self.slots.push(Slot::Lost);
+            src.advance(FRAME);
+            self.report.bytes_in += FRAME as u64;
+            self.skip(src, q - FRAME);
+            return Ok(false);
+        }
         if buf.len() < FRAME + body {
             // Cut short by the end of the input.
             self.slots.push(Slot::Lost);
             let n = buf.len();
-            self.skip(src, n);
+            self.cut(src, n);
             return Ok(false);
         }
         let slot = self.decode_data(&buf[FRAME..FRAME + body], i, len, out);
@@ -728,6 +761,17 @@ impl FramedDecoder {
             return Ok(());
         }
         self.report.checksum_ok = false;
+        if self.lost {
+            // The input went on past the last frame taken: not cut short, but its end is
+            // damaged beyond repair.
+            return Err(Error::Corrupt {
+                reason: format!(
+                    "no end frame could be read after chunk {} ({} payload bytes restored): the end of the stream is damaged beyond repair, so the last chunks and the length are unknown",
+                    self.base.saturating_sub(1),
+                    self.report.bytes_out
+                ),
+            });
+        }
         Err(Error::Truncated {
             reason: format!(
                 "the stream ends after chunk {} without its end frame ({} payload bytes restored); it was cut short, or its end was damaged beyond repair",
