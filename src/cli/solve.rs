@@ -10,6 +10,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::str::FromStr;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
+use tilecode::game::qshortest::shortest_q;
 use tilecode::game::qstate::{QBoard, QSolver, values_string};
 use tilecode::game::shortest::{self, Limits};
 use tilecode::game::{Board, Game, Pattern, PressLayout, Solver, alien, solve_closed_form};
@@ -91,7 +92,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
     /// Find a solution with the fewest presses (exact where it can be proven; otherwise the
-    /// best found, with `optimal: false` and a lower bound). Two-state games only.
+    /// best found, with `optimal: false` and a lower bound). With --states Q a press counts
+    /// as many clicks as its count 0..Q-1.
     #[arg(long)]
     shortest: bool,
     /// Print a JSON object instead of text.
@@ -388,12 +390,6 @@ fn solve_q_state(
     want_shortest: bool,
 ) -> anyhow::Result<Outcome> {
     let board = QBoard::parse(text, game.states)?;
-    if want_shortest {
-        anyhow::bail!(
-            "--shortest is available for two-state games only, found {} states",
-            game.states
-        );
-    }
     if !matches!(method, Method::Auto | Method::Gauss) {
         anyhow::bail!(
             "--method {} is not available with {} states: expected auto or gauss",
@@ -403,8 +399,31 @@ fn solve_q_state(
     }
     let solver = QSolver::new(game)?;
     let q = game.states;
-    Ok(match solver.solve(&board)? {
-        Ok(x) => {
+    let unique = solver.solutions_per_board() == BigUint::one();
+    let solved = match solver.solve(&board)? {
+        Ok(x) if want_shortest => {
+            let bar = progress_bar();
+            let report = |done: u64, total: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(done.saturating_mul(1000) / total.max(1));
+                }
+            };
+            let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
+            let best = shortest_q(&solver, &board, progress)?
+                .expect("the board was solved, so it is solvable");
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            debug_assert!(best.clicks() <= x.iter().map(|&v| v as u64).sum());
+            let search = Some((best.method, best.lower_bound as usize));
+            Ok((best.presses, best.optimal, search))
+        }
+        // A unique solution is trivially the shortest.
+        Ok(x) => Ok((x, unique, None)),
+        Err(w) => Err(w),
+    };
+    Ok(match solved {
+        Ok((x, optimal, search)) => {
             let count: u64 = x.iter().map(|&v| v as u64).sum();
             let presses = if game.pattern == Pattern::GaleBerlekamp {
                 let (r, c) = x.split_at(game.rows);
@@ -427,10 +446,9 @@ fn solve_q_state(
             Outcome {
                 method: "gauss",
                 presses: Some(presses),
-                // A unique solution is trivially the shortest.
-                optimal: solver.solutions_per_board() == BigUint::one(),
+                optimal,
                 solutions: Some(solver.solutions_per_board().to_string()),
-                search: None,
+                search,
                 certificate: None,
             }
         }

@@ -12,6 +12,15 @@ pub struct Board {
     bits: BitVec,
 }
 
+/// The fix for a digit that a board of `states` states cannot hold: `; use --states N` with the
+/// least `N` that holds it, or nothing for a character that is not such a digit.
+pub(crate) fn states_hint(c: char, states: u32) -> String {
+    match c.to_digit(10) {
+        Some(d) if d >= states => format!("; for a board with digit {d} pass --states {}", d + 1),
+        _ => String::new(),
+    }
+}
+
 impl Board {
     /// The all-off board.
     pub fn zeros(rows: usize, cols: usize) -> Self {
@@ -56,9 +65,10 @@ impl Board {
                     c => {
                         return Err(Error::Board {
                             reason: format!(
-                                "line {}, column {}: unexpected character {c:?} (expected 0, 1, . or #)",
+                                "line {}, column {}: unexpected character {c:?} (expected 0, 1, . or #{})",
                                 lineno + 1,
-                                col + 1
+                                col + 1,
+                                states_hint(c, 2)
                             ),
                         });
                     }
@@ -202,6 +212,10 @@ mod tests {
         assert_eq!(b.to_string(), "001\n010\n111\n");
         assert!(Board::parse("01\n011").is_err());
         assert!(Board::parse("0x").is_err());
+        let e = Board::parse("013").unwrap_err().to_string();
+        assert!(e.contains("pass --states 4"), "{e}");
+        let e = Board::parse("01x").unwrap_err().to_string();
+        assert!(!e.contains("--states"), "{e}");
         assert!(Board::parse("\n \n").is_err());
         assert_eq!(b.transpose().to_string(), "001\n011\n101\n");
     }

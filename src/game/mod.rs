@@ -3,7 +3,10 @@
 pub mod alien;
 mod board;
 pub mod chase;
+mod gray;
 pub mod pattern;
+pub mod qalien;
+pub mod qshortest;
 pub mod qstate;
 pub mod shortest;
 pub mod solver;

@@ -12,7 +12,7 @@
 //!
 //! A board `b` is solved by presses `x` when `b + A x = 0 (mod Q)`.
 
-use super::board::RowShape;
+use super::board::{RowShape, states_hint};
 use super::{Game, Pattern};
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
@@ -96,10 +96,11 @@ impl QBoard {
                                 return Err(Error::Board {
                                     reason: format!(
                                         "line {}, column {}: unexpected character {c:?} \
-                                         (expected a digit 0..{})",
+                                         (expected a digit 0..{}{})",
                                         lineno + 1,
                                         col + 1,
-                                        states - 1
+                                        states - 1,
+                                        states_hint(c, states)
                                     ),
                                 });
                             }
@@ -882,6 +883,8 @@ mod tests {
         assert_eq!((b.rows(), b.cols()), (2, 3));
         assert_eq!(b.to_string(), "012\n301\n");
         assert!(QBoard::parse("014", 4).is_err());
+        let e = QBoard::parse("016", 4).unwrap_err().to_string();
+        assert!(e.contains("pass --states 7"), "{e}");
         assert!(QBoard::parse("01\n0", 4).is_err());
         let big = QBoard::parse("10 0 11\n3 4 5", 12).unwrap();
         assert_eq!(big.to_string(), "10 0 11\n3 4 5\n");
