@@ -341,20 +341,53 @@ mod methods {
     }
 
     #[test]
-    fn shortest_needs_two_states() {
-        tilecode()
-            .args([
+    fn shortest_with_many_states_counts_clicks() {
+        // The classic 7x7 four-state Alien Tiles: all cells 2 clear with one row pressed twice.
+        let board = ("2".repeat(7) + "\n").repeat(7);
+        let v = json(
+            &[
                 "solve",
-                "lights-out:2x2",
+                "alien:7x7",
                 "-",
                 "--states",
-                "3",
+                "4",
                 "--shortest",
-            ])
-            .write_stdin("00\n00\n")
+                "--json",
+            ],
+            &board,
+        );
+        assert_eq!(v["press_count"], 14);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["lower_bound"], 14);
+        assert_eq!(v["search"], "row-sums");
+        let v = json(
+            &[
+                "solve",
+                "lights-out:3x3",
+                "-",
+                "--torus",
+                "--states",
+                "4",
+                "--shortest",
+                "--json",
+            ],
+            "233\n231\n020\n",
+        );
+        // 16 solutions; tests/qshortest.rs checks the walk against exhaustive search.
+        assert_eq!(v["solutions"], 16);
+        assert_eq!(v["press_count"], 8);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["search"], "kernel-walk");
+    }
+
+    #[test]
+    fn a_digit_past_the_states_names_the_fix() {
+        tilecode()
+            .args(["solve", "alien:4x5", "-"])
+            .write_stdin("01300\n00000\n00000\n00000\n")
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("two-state games only"));
+            .stderr(predicate::str::contains("pass --states 4"));
     }
 }
 
@@ -519,5 +552,56 @@ mod random {
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(text.lines().count(), 300);
         assert!(text.lines().all(|l| l.len() == 200));
+    }
+}
+
+mod hardest {
+    use super::*;
+
+    #[test]
+    fn small_boards_and_their_presses() {
+        let v = json(&["hardest", "lights-out:3x3", "--json"], "");
+        assert_eq!(v["press_count"], 9);
+        assert_eq!(v["board"], "101010101");
+        assert_eq!(v["presses"], "111111111");
+        assert_eq!(v["solvable_boards"], 512);
+        let v = json(&["hardest", "alien:3x3", "--states", "4", "--json"], "");
+        assert_eq!(v["press_count"], 15);
+        assert_eq!(v["hardest_boards"], 7);
+        // The board it names takes that many clicks to solve, by the shortest search.
+        let board: String = v["board"]
+            .as_str()
+            .unwrap()
+            .as_bytes()
+            .chunks(3)
+            .map(|r| format!("{}\n", String::from_utf8_lossy(r)))
+            .collect();
+        let s = json(
+            &[
+                "solve",
+                "alien:3x3",
+                "-",
+                "--states",
+                "4",
+                "--shortest",
+                "--json",
+            ],
+            &board,
+        );
+        assert_eq!(s["press_count"], 15);
+        tilecode()
+            .args(["hardest", "alien:3x3"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("needs 3 presses (7 of 32"));
+    }
+
+    #[test]
+    fn too_many_boards_is_refused_with_the_count() {
+        tilecode()
+            .args(["hardest", "lights-out:7x7"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("found 2^49"));
     }
 }

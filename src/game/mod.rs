@@ -4,6 +4,7 @@ pub mod alien;
 mod board;
 pub mod chase;
 mod gray;
+pub mod hardest;
 pub mod pattern;
 pub mod qalien;
 pub mod qshortest;
