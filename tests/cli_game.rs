@@ -605,3 +605,57 @@ mod hardest {
             .stderr(predicate::str::contains("found 2^49"));
     }
 }
+
+mod decompose {
+    use super::*;
+
+    #[test]
+    fn the_papers_example_through_the_cli() {
+        // Solving g means producing -g; the presses are unique (even by even).
+        let v = json(
+            &[
+                "solve",
+                "alien:4x4",
+                "-",
+                "--states",
+                "4",
+                "--method",
+                "decompose",
+                "--json",
+            ],
+            "0000\n0120\n0300\n0000\n",
+        );
+        assert_eq!(v["method"], "decompose");
+        let direct = json(
+            &["solve", "alien:4x4", "-", "--states", "4", "--json"],
+            "0000\n0120\n0300\n0000\n",
+        );
+        assert_eq!(v["presses"], direct["presses"]);
+        // An unsolvable board gets the Smith normal form's certificate.
+        let v = json(
+            &[
+                "solve",
+                "lights-out:2x3",
+                "-",
+                "--states",
+                "3",
+                "--method",
+                "decompose",
+                "--json",
+            ],
+            "000\n012\n",
+        );
+        assert_eq!(v["solvable"], false);
+        assert_eq!(v["certificate"], "102201");
+    }
+
+    #[test]
+    fn two_states_name_the_fix() {
+        tilecode()
+            .args(["solve", "lights-out:2x2", "-", "--method", "decompose"])
+            .write_stdin("00\n00\n")
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("expected --states Q with Q > 2"));
+    }
+}

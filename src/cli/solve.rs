@@ -10,6 +10,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::str::FromStr;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
+use tilecode::game::decompose;
 use tilecode::game::qshortest::shortest_q;
 use tilecode::game::qstate::{QBoard, QSolver, values_string};
 use tilecode::game::shortest::{self, Limits};
@@ -61,6 +62,8 @@ pub enum Method {
     TwoWay,
     /// The O(mn) closed forms (two-state alien and gale-berlekamp).
     ClosedForm,
+    /// The paper's states decomposition: prime by prime, digit by digit (q-state games).
+    Decompose,
 }
 
 impl Method {
@@ -72,6 +75,7 @@ impl Method {
             Method::OneWay => "one-way",
             Method::TwoWay => "two-way",
             Method::ClosedForm => "closed-form",
+            Method::Decompose => "decompose",
         }
     }
 }
@@ -294,6 +298,11 @@ fn find(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
         Method::Chase => chase(game, board),
         Method::ClosedForm => closed_form(game, board),
         Method::OneWay | Method::TwoWay => sweep(game, board, method),
+        Method::Decompose => anyhow::bail!(
+            "--method decompose is not available for two-state games: expected --states Q \
+             with Q > 2 (with two states there is one layer, the plain elimination of \
+             --method gauss)"
+        ),
     }
 }
 
@@ -390,9 +399,9 @@ fn solve_q_state(
     want_shortest: bool,
 ) -> anyhow::Result<Outcome> {
     let board = QBoard::parse(text, game.states)?;
-    if !matches!(method, Method::Auto | Method::Gauss) {
+    if !matches!(method, Method::Auto | Method::Gauss | Method::Decompose) {
         anyhow::bail!(
-            "--method {} is not available with {} states: expected auto or gauss",
+            "--method {} is not available with {} states: expected auto, gauss or decompose",
             method.name(),
             game.states
         );
@@ -400,7 +409,25 @@ fn solve_q_state(
     let solver = QSolver::new(game)?;
     let q = game.states;
     let unique = solver.solutions_per_board() == BigUint::one();
-    let solved = match solver.solve(&board)? {
+    let mut direct = solver.solve(&board)?;
+    if method == Method::Decompose {
+        direct = match (decompose::solve(game, &board)?, direct) {
+            (Some(d), Ok(_)) => Ok(d.presses),
+            // The decomposition proves unsolvability; the Smith normal form gives the
+            // certificate.
+            (None, Err(w)) => Err(w),
+            _ => anyhow::bail!(
+                "internal error: the decomposition and the Smith normal form disagree on \
+                 whether this board is solvable"
+            ),
+        };
+    }
+    let name = if method == Method::Decompose {
+        "decompose"
+    } else {
+        "gauss"
+    };
+    let solved = match direct {
         Ok(x) if want_shortest => {
             let bar = progress_bar();
             let report = |done: u64, total: u64| {
@@ -444,7 +471,7 @@ fn solve_q_state(
                 )
             };
             Outcome {
-                method: "gauss",
+                method: name,
                 presses: Some(presses),
                 optimal,
                 solutions: Some(solver.solutions_per_board().to_string()),
@@ -453,7 +480,7 @@ fn solve_q_state(
             }
         }
         Err(w) => Outcome {
-            method: "gauss",
+            method: name,
             presses: None,
             optimal: false,
             solutions: None,

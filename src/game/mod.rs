@@ -3,6 +3,7 @@
 pub mod alien;
 mod board;
 pub mod chase;
+pub mod decompose;
 mod gray;
 pub mod hardest;
 pub mod pattern;

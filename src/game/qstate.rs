@@ -226,8 +226,14 @@ fn inverse(a: u64, m: u64) -> u64 {
     e.x.rem_euclid(m as i128) as u64
 }
 
+/// The CRT idempotent of the factor `pr` of `q`: `1 (mod pr)`, `0 (mod q / pr)`.
+pub(crate) fn crt_idempotent(pr: u64, q: u64) -> u64 {
+    let m = q / pr;
+    ((m as u128 * inverse(m % pr, pr) as u128) % q as u128) as u64
+}
+
 /// The prime factorisation `[(p, r)]` of `q`, by trial division.
-fn factorize(mut q: u64) -> Vec<(u64, u32)> {
+pub(crate) fn factorize(mut q: u64) -> Vec<(u64, u32)> {
     let mut out = Vec::new();
     let mut d = 2;
     while d * d <= q {
@@ -373,8 +379,7 @@ impl Local {
             }
             local.exps.push(e);
         }
-        let m = q / pr;
-        local.idem = ((m as u128 * inverse(m % pr, pr) as u128) % q as u128) as u64;
+        local.idem = crt_idempotent(pr, q);
         local.u = u;
         local.v = v;
         local
