@@ -659,3 +659,50 @@ mod decompose {
             .stderr(predicate::str::contains("expected --states Q with Q > 2"));
     }
 }
+
+mod closed_form_at_any_size {
+    use super::*;
+    use tilecode::game::{Game, Solver};
+    use tilecode::gf2::BitVec;
+
+    #[test]
+    fn analyze_alien_past_elimination_agrees_with_elimination() {
+        // 65x65 has 4225 moves: analyze takes the closed form; the library still eliminates.
+        let v = json(&["analyze", "alien:65x65", "--json"], "");
+        let game: Game = "alien:65x65".parse().unwrap();
+        let s = Solver::new(&game).unwrap();
+        assert_eq!(v["nullity"], s.nullity());
+        assert_eq!(v["rank"], s.rank());
+        let quiet = v["quiet_patterns"].as_array().unwrap();
+        assert_eq!(quiet.len(), s.nullity());
+        for k in quiet {
+            let k = BitVec::parse(k.as_str().unwrap()).unwrap();
+            assert!(game.effect(&k).bits().is_zero());
+        }
+    }
+
+    #[test]
+    fn huge_alien_and_gale_berlekamp() {
+        let v = json(&["analyze", "alien:999x1001", "--json"], "");
+        assert_eq!(v["nullity"], 999 + 1001 - 2);
+        assert_eq!(v["rank"], 999 * 1001 - 1998);
+        assert_eq!(v["quiet_patterns"], Value::Null);
+        assert!(v["solvable_fraction"].as_str().unwrap().len() > 100);
+        let v = json(&["analyze", "gale-berlekamp:3000x2000", "--json"], "");
+        assert_eq!(
+            (v["rank"].clone(), v["nullity"].clone()),
+            (4999.into(), 1.into())
+        );
+        assert_eq!(v["quiet_patterns"][0], "1".repeat(5000));
+        let board = tilecode()
+            .args(["random", "alien:999x1001", "--seed", "3"])
+            .output()
+            .unwrap()
+            .stdout;
+        let v = json(
+            &["solve", "alien:999x1001", "-", "--json"],
+            std::str::from_utf8(&board).unwrap(),
+        );
+        assert_eq!(v["solvable"], true);
+    }
+}

@@ -9,7 +9,8 @@ use std::io::Write;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
-use tilecode::game::{Game, Solver};
+use tilecode::game::{Board, Game, Pattern, Solver, alien};
+use tilecode::gf2::BitVec;
 
 /// How many quiet patterns the text output draws.
 const DRAWN: usize = 8;
@@ -37,6 +38,48 @@ struct Report {
     /// Quiet patterns as row-major strings, with drawings and (q-state) orders.
     quiet: Vec<(String, String, Option<u64>)>,
     invariant_factors: Option<Vec<(u64, usize)>>,
+    /// True when the quiet patterns exist but are too many bits to list.
+    quiet_omitted: bool,
+}
+
+/// The most quiet-pattern bits (patterns x moves) `analyze` lists.
+const LISTED_BITS: usize = 1 << 26;
+
+/// Two-state Alien Tiles and Gale–Berlekamp in closed form, at any size: Alien Tiles has the
+/// kernel of `alien::quiet_basis`, Gale–Berlekamp the single quiet pattern of every row and
+/// every column flipped.
+fn closed_form_report(game: &Game) -> Report {
+    let (m, n) = (game.rows, game.cols);
+    let (mr, mc) = game.move_shape();
+    let quiet: Vec<BitVec> = match game.pattern {
+        Pattern::GaleBerlekamp => vec![BitVec::ones(m + n)],
+        _ if alien::syndrome_dim(m, n) * m * n <= LISTED_BITS => alien::quiet_basis(m, n)
+            .into_iter()
+            .map(Board::into_bits)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let nullity = match game.pattern {
+        Pattern::GaleBerlekamp => 1,
+        _ => alien::syndrome_dim(m, n),
+    };
+    let rank = game.num_moves() - nullity;
+    Report {
+        rank,
+        nullity,
+        solvable: (BigUint::one() << rank).to_string(),
+        fraction: (
+            "1".into(),
+            (BigUint::one() << (game.num_cells() - rank)).to_string(),
+        ),
+        solutions: (BigUint::one() << nullity).to_string(),
+        quiet_omitted: quiet.is_empty() && nullity > 0,
+        quiet: quiet
+            .iter()
+            .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
+            .collect(),
+        invariant_factors: None,
+    }
 }
 
 /// Runs `tilecode analyze`.
@@ -46,7 +89,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
         .then(|| Chaser::new(&game).ok())
         .flatten();
-    let report = if let Some(c) = chaser {
+    let closed_form = game.states == 2
+        && game.num_moves() > AUTO_GAUSS_MOVES
+        && matches!(game.pattern, Pattern::Alien | Pattern::GaleBerlekamp);
+    let report = if closed_form {
+        closed_form_report(&game)
+    } else if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
         // a small system.
         let nullity = c.nullity();
@@ -66,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
                 .collect(),
             invariant_factors: None,
+            quiet_omitted: false,
         }
     } else if game.states == 2 {
         let s = Solver::new(&game)?;
@@ -82,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
                 .collect(),
             invariant_factors: None,
+            quiet_omitted: false,
         }
     } else {
         let s = QSolver::new(&game)?;
@@ -104,6 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 })
                 .collect(),
             invariant_factors: Some(s.invariant_factors()),
+            quiet_omitted: false,
         }
     };
     let mut text = String::new();
@@ -169,15 +220,17 @@ fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
         Value::Bool(r.fraction.1 == "1"),
     );
     m.insert("solutions_per_board".into(), json_int(&r.solutions));
-    m.insert(
-        "quiet_patterns".into(),
+    let quiet = if r.quiet_omitted {
+        Value::Null
+    } else {
         Value::Array(
             r.quiet
                 .iter()
                 .map(|(s, _, _)| Value::String(s.clone()))
                 .collect(),
-        ),
-    );
+        )
+    };
+    m.insert("quiet_patterns".into(), quiet);
     if let Some(f) = &r.invariant_factors {
         m.insert(
             "quiet_pattern_orders".into(),
@@ -239,6 +292,13 @@ fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
     };
     writeln!(out, "solvable boards      {solvable} of {total} ({frac})")?;
     writeln!(out, "solutions per board  {solutions}")?;
+    if r.quiet_omitted {
+        return writeln!(
+            out,
+            "quiet patterns       {} (basis; too many bits to list)",
+            r.nullity
+        );
+    }
     if r.quiet.is_empty() {
         return writeln!(
             out,

@@ -19,6 +19,7 @@ mod encode;
 mod fileio;
 mod hardest;
 mod info;
+mod phases;
 mod plot;
 mod progress;
 mod random;

@@ -1,5 +1,6 @@
 //! `tilecode solve`: solve one board of a switching game, or prove it unsolvable.
 
+use super::phases::Phases;
 use anyhow::Context;
 use num_bigint::BigUint;
 use num_traits::One;
@@ -103,6 +104,9 @@ pub struct Args {
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Print the time of each phase (read, parse, prepare, solve, verify, ...) to stderr.
+    #[arg(long)]
+    timings: bool,
 }
 
 /// Reads a board file, or stdin for `-`.
@@ -173,15 +177,21 @@ struct Outcome {
 /// Runs `tilecode solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
+    let mut t = Phases::new(args.timings);
     let text = read_input(&args.board)?;
+    t.mark("read");
     let out = if game.states == 2 {
-        solve_two_state(&game, &text, args.method, args.shortest)?
+        solve_two_state(&game, &text, args.method, args.shortest, &mut t)?
     } else {
         solve_q_state(&game, &text, args.method, args.shortest)?
     };
+    drop(text);
     let mut text = String::new();
     print(&mut text, &game, &out, args.json).expect("formatting into a string");
+    t.mark("format");
     std::io::stdout().lock().write_all(text.as_bytes())?;
+    t.mark("write");
+    t.report();
     Ok(ExitCode::SUCCESS)
 }
 
@@ -193,8 +203,24 @@ struct Found {
     result: Result<BitVec, Option<BitVec>>,
     /// log2 of the number of solutions.
     nullity: usize,
-    /// A spanning set of the quiet patterns, for the shortest search (not needed for alien).
-    kernel: Vec<BitVec>,
+    /// The quiet patterns, for the shortest search (not needed for alien).
+    kernel: Kernel,
+}
+
+/// A spanning set of the quiet patterns, or the chaser that makes one on demand (a basis of
+/// full-board vectors is large on huge boards, and only `--shortest` needs it).
+enum Kernel {
+    Ready(Vec<BitVec>),
+    Chase(Chaser),
+}
+
+impl Kernel {
+    fn vectors(self) -> Vec<BitVec> {
+        match self {
+            Kernel::Ready(v) => v,
+            Kernel::Chase(c) => c.quiet_patterns(),
+        }
+    }
 }
 
 fn gauss(game: &Game, board: &Board) -> anyhow::Result<Found> {
@@ -203,13 +229,16 @@ fn gauss(game: &Game, board: &Board) -> anyhow::Result<Found> {
         method: "gauss",
         result: s.solve(board).map_err(Some),
         nullity: s.nullity(),
-        kernel: s.quiet_patterns().to_vec(),
+        kernel: Kernel::Ready(s.quiet_patterns().to_vec()),
     })
 }
 
-fn chase(game: &Game, board: &Board) -> anyhow::Result<Found> {
+fn chase(game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
     let c = Chaser::new(game)?;
-    let result = match c.solve(board)? {
+    t.mark("prepare");
+    let solved = c.solve(board)?;
+    t.mark("chase");
+    let result = match solved {
         Some(x) => Ok(x),
         // Chasing proves unsolvability without a certificate; elimination gives one when the
         // game is small enough for it.
@@ -224,7 +253,7 @@ fn chase(game: &Game, board: &Board) -> anyhow::Result<Found> {
         method: "chase",
         result,
         nullity: c.nullity(),
-        kernel: c.quiet_patterns(),
+        kernel: Kernel::Chase(c),
     })
 }
 
@@ -243,7 +272,7 @@ fn closed_form(game: &Game, board: &Board) -> anyhow::Result<Found> {
         method: "closed-form",
         result: result.map_err(Some),
         nullity,
-        kernel,
+        kernel: Kernel::Ready(kernel),
     })
 }
 
@@ -257,7 +286,7 @@ fn auto_method(game: &Game) -> Method {
     }
 }
 
-fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
+fn sweep(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::Result<Found> {
     if game.pattern != Pattern::Squares || game.torus {
         anyhow::bail!(
             "--method {} is not available for {game}: expected a plain squares game",
@@ -269,7 +298,7 @@ fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
     } else {
         squares_two_way(board)
     };
-    let decided = find(game, board, auto_method(game))?;
+    let decided = find(game, board, auto_method(game), t)?;
     match (swept, decided.result) {
         (Some(x), Ok(_)) => Ok(Found {
             method: method.name(),
@@ -291,13 +320,13 @@ fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
     }
 }
 
-fn find(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
+fn find(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::Result<Found> {
     match method {
-        Method::Auto => find(game, board, auto_method(game)),
+        Method::Auto => find(game, board, auto_method(game), t),
         Method::Gauss => gauss(game, board),
-        Method::Chase => chase(game, board),
+        Method::Chase => chase(game, board, t),
         Method::ClosedForm => closed_form(game, board),
-        Method::OneWay | Method::TwoWay => sweep(game, board, method),
+        Method::OneWay | Method::TwoWay => sweep(game, board, method, t),
         Method::Decompose => anyhow::bail!(
             "--method decompose is not available for two-state games: expected --states Q \
              with Q > 2 (with two states there is one layer, the plain elimination of \
@@ -323,10 +352,13 @@ fn solve_two_state(
     text: &str,
     method: Method,
     want_shortest: bool,
+    t: &mut Phases,
 ) -> anyhow::Result<Outcome> {
     let board = Board::parse(text)?;
     game.check_board(&board)?;
-    let found = find(game, &board, method)?;
+    t.mark("parse");
+    let found = find(game, &board, method, t)?;
+    t.mark("solve");
     let x = match found.result {
         Ok(x) => x,
         Err(cert) => {
@@ -340,6 +372,15 @@ fn solve_two_state(
             });
         }
     };
+    // Check the answer against the board: a wrong press list never leaves this command.
+    let made = match game.pattern.stencil() {
+        Some(_) => tilecode::game::chase::effect(game, &x)?,
+        None => game.effect(&x),
+    };
+    if made != board {
+        anyhow::bail!("internal error: the presses found do not solve the board");
+    }
+    t.mark("verify");
     let solutions = (BigUint::one() << found.nullity).to_string();
     let (x, optimal, search) = if want_shortest {
         let bar = progress_bar();
@@ -353,7 +394,7 @@ fn solve_two_state(
             shortest::alien_shortest_with(&board, &Limits::default(), progress)
                 .expect("the board was solved, so it is solvable")
         } else {
-            shortest::shortest_by_kernel(&x, &found.kernel, progress)?
+            shortest::shortest_by_kernel(&x, &found.kernel.vectors(), progress)?
         };
         if let Some(b) = &bar {
             b.finish_and_clear();
