@@ -129,11 +129,10 @@ pub fn json_int(n: impl ToString) -> Value {
 
 /// Draws row-major 0/1 presses or cells as a grid of `#` and `.`.
 pub fn draw_bits(bits: &BitVec, rows: usize, cols: usize) -> String {
-    let mut s = String::new();
+    let flat = bits.to_chars(b'.', b'#');
+    let mut s = String::with_capacity(rows * (cols + 1));
     for i in 0..rows {
-        for j in 0..cols {
-            s.push(if bits.get(i * cols + j) { '#' } else { '.' });
-        }
+        s.push_str(&flat[i * cols..(i + 1) * cols]);
         s.push('\n');
     }
     s
@@ -236,6 +235,10 @@ fn gauss(game: &Game, board: &Board) -> anyhow::Result<Found> {
 fn chase(game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
     let c = Chaser::new(game)?;
     t.mark("prepare");
+    chase_with(c, game, board, t)
+}
+
+fn chase_with(c: Chaser, game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
     let solved = c.solve(board)?;
     t.mark("chase");
     let result = match solved {
@@ -276,13 +279,19 @@ fn closed_form(game: &Game, board: &Board) -> anyhow::Result<Found> {
     })
 }
 
-/// The method `auto` picks for a two-state game.
-fn auto_method(game: &Game) -> Method {
+/// `auto` for a two-state game: the closed forms, elimination, or light chasing where it
+/// applies (the chaser built to find out is the one used).
+fn auto(game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
     match game.pattern {
-        Pattern::Alien | Pattern::GaleBerlekamp => Method::ClosedForm,
-        _ if game.num_moves() <= AUTO_GAUSS_MOVES => Method::Gauss,
-        _ if Chaser::new(game).is_ok() => Method::Chase,
-        _ => Method::Gauss,
+        Pattern::Alien | Pattern::GaleBerlekamp => closed_form(game, board),
+        _ if game.num_moves() <= AUTO_GAUSS_MOVES => gauss(game, board),
+        _ => match Chaser::new(game) {
+            Ok(c) => {
+                t.mark("prepare");
+                chase_with(c, game, board, t)
+            }
+            Err(_) => gauss(game, board),
+        },
     }
 }
 
@@ -298,7 +307,7 @@ fn sweep(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::
     } else {
         squares_two_way(board)
     };
-    let decided = find(game, board, auto_method(game), t)?;
+    let decided = auto(game, board, t)?;
     match (swept, decided.result) {
         (Some(x), Ok(_)) => Ok(Found {
             method: method.name(),
@@ -322,7 +331,7 @@ fn sweep(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::
 
 fn find(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::Result<Found> {
     match method {
-        Method::Auto => find(game, board, auto_method(game), t),
+        Method::Auto => auto(game, board, t),
         Method::Gauss => gauss(game, board),
         Method::Chase => chase(game, board, t),
         Method::ClosedForm => closed_form(game, board),

@@ -12,6 +12,42 @@ pub struct Board {
     bits: BitVec,
 }
 
+/// Appends a row of `0`/`1`/`.`/`#` and ASCII spaces to `bits` a word at a time and returns
+/// its width, or leaves `bits` alone and returns `None` when the line holds anything else (the
+/// caller then reads it character by character, reporting what it found).
+fn push_ascii_row(bits: &mut BitVec, line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    if !bytes
+        .iter()
+        .all(|b| matches!(b, b'0' | b'1' | b'.' | b'#' | b' ' | b'\t' | b'\r'))
+    {
+        return None;
+    }
+    let mut word = 0u64;
+    let mut fill = 0;
+    let mut width = 0;
+    let mut words = Vec::with_capacity(bytes.len() / 64 + 1);
+    for &b in bytes {
+        let bit = match b {
+            b'1' | b'#' => 1,
+            b'0' | b'.' => 0,
+            _ => continue,
+        };
+        word |= bit << fill;
+        fill += 1;
+        width += 1;
+        if fill == 64 {
+            words.push(word);
+            (word, fill) = (0, 0);
+        }
+    }
+    if fill > 0 {
+        words.push(word);
+    }
+    bits.extend(&BitVec::from_words(words, width));
+    Some(width)
+}
+
 /// The fix for a digit that a board of `states` states cannot hold: `; use --states N` with the
 /// least `N` that holds it, or nothing for a character that is not such a digit.
 pub(crate) fn states_hint(c: char, states: u32) -> String {
@@ -56,6 +92,10 @@ impl Board {
         let mut bits = BitVec::zeros(0);
         let mut shape = RowShape::default();
         for (lineno, line) in text.lines().enumerate() {
+            if let Some(width) = push_ascii_row(&mut bits, line) {
+                shape.row(width, lineno)?;
+                continue;
+            }
             let mut width = 0;
             for (col, ch) in line.chars().enumerate() {
                 let b = match ch {
