@@ -706,3 +706,67 @@ mod closed_form_at_any_size {
         assert_eq!(v["solvable"], true);
     }
 }
+
+mod q_state_chase {
+    use super::*;
+    use tilecode::game::Game;
+    use tilecode::game::qstate::{QBoard, effect_q};
+
+    #[test]
+    fn three_state_lights_out_past_elimination() {
+        let text = tilecode()
+            .args([
+                "random",
+                "lights-out:200x200",
+                "--states",
+                "3",
+                "--seed",
+                "9",
+            ])
+            .output()
+            .unwrap()
+            .stdout;
+        let text = String::from_utf8(text).unwrap();
+        let v = json(
+            &[
+                "solve",
+                "lights-out:200x200",
+                "-",
+                "--states",
+                "3",
+                "--json",
+            ],
+            &text,
+        );
+        assert_eq!(v["method"], "chase");
+        assert_eq!(v["solvable"], true);
+        let game: Game = "lights-out:200x200".parse::<Game>().unwrap().with_states(3);
+        let board = QBoard::parse(&text, 3).unwrap();
+        let x: Vec<u32> = v["presses"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c.to_digit(10).unwrap())
+            .collect();
+        let made = effect_q(&game, &x);
+        for (m, b) in made.cells().iter().zip(board.cells()) {
+            assert_eq!((m + b) % 3, 0);
+        }
+        tilecode()
+            .args([
+                "solve",
+                "lights-out:200x200",
+                "-",
+                "--states",
+                "3",
+                "--torus",
+            ])
+            .write_stdin(text)
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains("out of reach")
+                    .or(predicate::str::contains("expected cells + moves")),
+            );
+    }
+}

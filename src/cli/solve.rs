@@ -12,8 +12,9 @@ use std::process::ExitCode;
 use std::str::FromStr;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
 use tilecode::game::decompose;
+use tilecode::game::qchase::{self, QChaser};
 use tilecode::game::qshortest::shortest_q;
-use tilecode::game::qstate::{QBoard, QSolver, values_string};
+use tilecode::game::qstate::{MAX_Q_SIZE, QBoard, QSolver, effect_q, values_string};
 use tilecode::game::shortest::{self, Limits};
 use tilecode::game::{Board, Game, Pattern, PressLayout, Solver, alien, solve_closed_form};
 use tilecode::gf2::BitVec;
@@ -449,12 +450,30 @@ fn solve_q_state(
     want_shortest: bool,
 ) -> anyhow::Result<Outcome> {
     let board = QBoard::parse(text, game.states)?;
-    if !matches!(method, Method::Auto | Method::Gauss | Method::Decompose) {
+    if !matches!(
+        method,
+        Method::Auto | Method::Gauss | Method::Decompose | Method::Chase
+    ) {
         anyhow::bail!(
-            "--method {} is not available with {} states: expected auto, gauss or decompose",
+            "--method {} is not available with {} states: expected auto, gauss, chase or \
+             decompose",
             method.name(),
             game.states
         );
+    }
+    let past_elimination = game.num_cells() + game.num_moves() > MAX_Q_SIZE;
+    if method == Method::Chase
+        || (method == Method::Auto && past_elimination && qchase::applies(game))
+    {
+        if want_shortest {
+            anyhow::bail!(
+                "--shortest with {} states needs the quiet patterns of the Smith normal form: \
+                 expected cells + moves <= {MAX_Q_SIZE}, found {}",
+                game.states,
+                game.num_cells() + game.num_moves()
+            );
+        }
+        return chase_q_state(game, &board);
     }
     let solver = QSolver::new(game)?;
     let q = game.states;
@@ -540,6 +559,45 @@ fn solve_q_state(
                 draw_values(&w, game.rows, game.cols, q),
             )),
         },
+    })
+}
+
+/// A q-state board by light chasing over `Z/QZ`; the answer is checked against the board.
+fn chase_q_state(game: &Game, board: &QBoard) -> anyhow::Result<Outcome> {
+    let c = QChaser::new(game)?;
+    let solutions = c.solutions_per_board();
+    let Some(x) = c.solve(board)? else {
+        return Ok(Outcome {
+            method: "chase",
+            presses: None,
+            optimal: false,
+            solutions: None,
+            search: None,
+            certificate: None,
+        });
+    };
+    let q = game.states;
+    let made = effect_q(game, &x);
+    if made
+        .cells()
+        .iter()
+        .zip(board.cells())
+        .any(|(m, b)| (m + b) % q != 0)
+    {
+        anyhow::bail!("internal error: the presses found do not solve the board");
+    }
+    let count: u64 = x.iter().map(|&v| v as u64).sum();
+    Ok(Outcome {
+        method: "chase",
+        presses: Some((
+            Value::String(values_string(&x, q)),
+            draw_values(&x, game.rows, game.cols, q),
+            count,
+        )),
+        optimal: solutions == BigUint::one(),
+        solutions: Some(solutions.to_string()),
+        search: None,
+        certificate: None,
     })
 }
 

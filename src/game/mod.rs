@@ -8,6 +8,7 @@ mod gray;
 pub mod hardest;
 pub mod pattern;
 pub mod qalien;
+pub mod qchase;
 pub mod qshortest;
 pub mod qstate;
 pub mod shortest;
