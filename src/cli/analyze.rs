@@ -50,7 +50,6 @@ const LISTED_BITS: usize = 1 << 26;
 /// every column flipped.
 fn closed_form_report(game: &Game) -> Report {
     let (m, n) = (game.rows, game.cols);
-    let (mr, mc) = game.move_shape();
     let quiet: Vec<BitVec> = match game.pattern {
         Pattern::GaleBerlekamp => vec![BitVec::ones(m + n)],
         _ if alien::syndrome_dim(m, n) * m * n <= LISTED_BITS => alien::quiet_basis(m, n)
@@ -63,6 +62,13 @@ fn closed_form_report(game: &Game) -> Report {
         Pattern::GaleBerlekamp => 1,
         _ => alien::syndrome_dim(m, n),
     };
+    two_state_report(game, nullity, &quiet)
+}
+
+/// A two-state report from the nullity and a basis of the quiet patterns (empty when there
+/// are too many bits to list).
+fn two_state_report(game: &Game, nullity: usize, quiet: &[BitVec]) -> Report {
+    let (mr, mc) = game.move_shape();
     let rank = game.num_moves() - nullity;
     Report {
         rank,
@@ -97,42 +103,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
         // a small system.
-        let nullity = c.nullity();
-        let rank = game.num_moves() - nullity;
-        Report {
-            rank,
-            nullity,
-            solvable: (BigUint::one() << rank).to_string(),
-            fraction: (
-                "1".into(),
-                (BigUint::one() << (game.num_cells() - rank)).to_string(),
-            ),
-            solutions: (BigUint::one() << nullity).to_string(),
-            quiet: c
-                .quiet_patterns()
-                .iter()
-                .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
-                .collect(),
-            invariant_factors: None,
-            quiet_omitted: false,
-        }
+        two_state_report(&game, c.nullity(), &c.quiet_patterns())
     } else if game.states == 2 {
         let s = Solver::new(&game)?;
-        let (num, den) = s.solvable_fraction();
-        Report {
-            rank: s.rank(),
-            nullity: s.nullity(),
-            solvable: s.solvable_count().to_string(),
-            fraction: (num.to_string(), den.to_string()),
-            solutions: s.solutions_per_board().to_string(),
-            quiet: s
-                .quiet_patterns()
-                .iter()
-                .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
-                .collect(),
-            invariant_factors: None,
-            quiet_omitted: false,
-        }
+        two_state_report(&game, s.nullity(), s.quiet_patterns())
     } else {
         let s = QSolver::new(&game)?;
         let (num, den) = s.solvable_fraction();

@@ -10,12 +10,13 @@ use std::io::IsTerminal;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::str::FromStr;
-use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
+use tilecode::game::chase::Chaser;
 use tilecode::game::decompose;
 use tilecode::game::qchase::{self, QChaser};
 use tilecode::game::qshortest::shortest_q;
 use tilecode::game::qstate::{MAX_Q_SIZE, QBoard, QSolver, effect_q, values_string};
 use tilecode::game::shortest::{self, Limits};
+use tilecode::game::squares::{squares_one_way, squares_two_way};
 use tilecode::game::{Board, Game, Pattern, PressLayout, Solver, alien, solve_closed_form};
 use tilecode::gf2::BitVec;
 

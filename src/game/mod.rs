@@ -13,6 +13,7 @@ pub mod qshortest;
 pub mod qstate;
 pub mod shortest;
 pub mod solver;
+pub mod squares;
 
 pub use board::Board;
 pub use pattern::{Game, Pattern, Stencil};

@@ -44,12 +44,7 @@ impl QChaser {
     /// [`Error::Spec`] for a game that is not a plain stencil game with `2..=127` states.
     pub fn new(game: &Game) -> Result<QChaser> {
         let bad = |reason: String| Error::spec(game.to_string(), reason);
-        let Some(stencil) = game.pattern.stencil() else {
-            return Err(bad(format!(
-                "light chasing needs a stencil game (lights-out, squares, stencil), found {}",
-                game.pattern.spec_name()
-            )));
-        };
+        let stencil = super::chase::chase_stencil(game)?;
         if game.torus {
             return Err(bad(
                 "q-state light chasing needs a plain board: drop --torus".into(),
