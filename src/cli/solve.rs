@@ -212,7 +212,7 @@ struct Found {
 /// full-board vectors is large on huge boards, and only `--shortest` needs it).
 enum Kernel {
     Ready(Vec<BitVec>),
-    Chase(Chaser),
+    Chase(Box<Chaser>),
 }
 
 impl Kernel {
@@ -258,7 +258,7 @@ fn chase_with(c: Chaser, game: &Game, board: &Board, t: &mut Phases) -> anyhow::
         method: "chase",
         result,
         nullity: c.nullity(),
-        kernel: Kernel::Chase(c),
+        kernel: Kernel::Chase(Box::new(c)),
     })
 }
 

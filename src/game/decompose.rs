@@ -49,8 +49,8 @@ pub struct Decomposition {
 /// The move matrix of `game`, `cells x moves`, 0/1 entries.
 fn move_matrix(game: &Game) -> Vec<Vec<u64>> {
     let mut a = vec![vec![0u64; game.num_moves()]; game.num_cells()];
-    for mv in 0..game.num_moves() {
-        for c in game.move_cells(mv) {
+    for (mv, cells) in (0..game.num_moves()).map(|mv| (mv, game.move_cells(mv))) {
+        for c in cells {
             a[c][mv] = 1;
         }
     }

@@ -193,7 +193,7 @@ impl QChaser {
                     continue;
                 }
                 let (r, c) = (p as isize + a, j as isize + b);
-                let mut s = cells[r as usize * n + c as usize] as u32;
+                let mut s = cells[r as usize * n + c as usize];
                 for &(dr, dc) in &self.others {
                     let (pr, pc) = (r - dr, c - dc);
                     if on(m, n, pr, pc) {
