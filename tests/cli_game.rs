@@ -18,6 +18,16 @@ fn json(args: &[&str], stdin: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Runs a command that must fail as a usage error (exit 1) with `message` on stderr.
+fn usage_error(args: &[&str], stdin: &str, message: &str) {
+    tilecode()
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(message));
+}
+
 const LECTURE_24_1: &str = "11001\n11100\n10001\n00111\n10011\n";
 
 mod solve {
@@ -382,12 +392,11 @@ mod methods {
 
     #[test]
     fn a_digit_past_the_states_names_the_fix() {
-        tilecode()
-            .args(["solve", "alien:4x5", "-"])
-            .write_stdin("01300\n00000\n00000\n00000\n")
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains("pass --states 4"));
+        usage_error(
+            &["solve", "alien:4x5", "-"],
+            "01300\n00000\n00000\n00000\n",
+            "pass --states 4",
+        );
     }
 }
 
@@ -598,11 +607,7 @@ mod hardest {
 
     #[test]
     fn too_many_boards_is_refused_with_the_count() {
-        tilecode()
-            .args(["hardest", "lights-out:7x7"])
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains("found 2^49"));
+        usage_error(&["hardest", "lights-out:7x7"], "", "found 2^49");
     }
 }
 
@@ -651,12 +656,11 @@ mod decompose {
 
     #[test]
     fn two_states_name_the_fix() {
-        tilecode()
-            .args(["solve", "lights-out:2x2", "-", "--method", "decompose"])
-            .write_stdin("00\n00\n")
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains("expected --states Q with Q > 2"));
+        usage_error(
+            &["solve", "lights-out:2x2", "-", "--method", "decompose"],
+            "00\n00\n",
+            "expected --states Q with Q > 2",
+        );
     }
 }
 
