@@ -215,6 +215,40 @@ fn xor_within(data: &mut [u64], dst: usize, src: usize, len: usize) {
     }
 }
 
+/// `data[dst..dst + len] ^= data[s..s + len]` for every `s` in `srcs` (at most four ranges,
+/// each disjoint from the destination), in one pass over the destination.
+#[inline]
+fn xor_many_within(data: &mut [u64], dst: usize, srcs: &[usize], len: usize) {
+    let (lo, rest) = data.split_at_mut(dst);
+    let (d, hi) = rest.split_at_mut(len);
+    let src = |s: usize| -> &[u64] {
+        if s < dst {
+            &lo[s..s + len]
+        } else {
+            &hi[s - dst - len..s - dst]
+        }
+    };
+    match *srcs {
+        [] => {}
+        [a] => d.iter_mut().zip(src(a)).for_each(|(d, a)| *d ^= a),
+        [a, b] => {
+            for ((d, a), b) in d.iter_mut().zip(src(a)).zip(src(b)) {
+                *d ^= a ^ b;
+            }
+        }
+        [a, b, c] => {
+            for (((d, a), b), c) in d.iter_mut().zip(src(a)).zip(src(b)).zip(src(c)) {
+                *d ^= a ^ b ^ c;
+            }
+        }
+        _ => {
+            for &s in srcs {
+                d.iter_mut().zip(src(s)).for_each(|(d, a)| *d ^= a);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Orientation
 // ---------------------------------------------------------------------------------------------
@@ -704,6 +738,10 @@ fn linear_chase(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
             if !reuse {
                 ring[dst..dst + w].fill(0);
             }
+            // Ring sources are XORed into the slot together, so that the slot (which on wide
+            // boards comes from memory) is read and written once, not once per source.
+            let mut offs = [0usize; 4];
+            let mut count = 0;
             for &(dr, dc) in &layout.others {
                 if reuse && (dr, dc) == keep {
                     continue;
@@ -711,9 +749,14 @@ fn linear_chase(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
                 match source(q as isize - dr, k as isize - dc, p) {
                     Source::Off => {}
                     Source::Var(v) => ring[dst + v / 64] ^= 1 << (v % 64),
+                    Source::Ring(off) if count < offs.len() => {
+                        offs[count] = off;
+                        count += 1;
+                    }
                     Source::Ring(off) => xor_within(&mut ring, dst, off, w),
                 }
             }
+            xor_many_within(&mut ring, dst, &offs[..count], w);
         }
         while ci < cons.len() && cons[ci].2 == p {
             let (q, k, _) = cons[ci];
