@@ -20,9 +20,9 @@ use num_bigint::BigUint;
 /// The largest number of states [`QChaser`] handles.
 pub const MAX_CHASE_STATES: u32 = 127;
 
-/// Light chasing for one q-state game, prepared once.
+/// The chase's geometry: the board, the stencil and which presses are unknowns.
 #[derive(Clone, Debug)]
-pub struct QChaser {
+struct Geometry {
     rows: usize,
     cols: usize,
     q: u8,
@@ -32,6 +32,12 @@ pub struct QChaser {
     offsets: Vec<(isize, isize)>,
     /// The variable of each press, `u32::MAX` for determined presses.
     var: Vec<u32>,
+}
+
+/// Light chasing for one q-state game, prepared once.
+#[derive(Clone, Debug)]
+pub struct QChaser {
+    geo: Geometry,
     /// The constraint lights `(r, c)`, in the order of the system's rows.
     constraints: Vec<(usize, usize)>,
     sys: ZqSystem,
@@ -79,7 +85,7 @@ impl QChaser {
                 }
             }
         }
-        let mut c = QChaser {
+        let geo = Geometry {
             rows: m,
             cols: n,
             q: game.states as u8,
@@ -87,13 +93,14 @@ impl QChaser {
             others: offsets.iter().copied().filter(|&o| o != (a, b)).collect(),
             offsets,
             var,
-            constraints: Vec::new(),
-            sys: ZqSystem::new(Vec::new(), 0, 0, game.states as u64),
         };
-        let (constraints, l) = c.linear_chase(u as usize);
-        c.constraints = constraints;
-        c.sys = ZqSystem::new(l, u as usize, u as usize, game.states as u64);
-        Ok(c)
+        let (constraints, l) = geo.linear_chase(u as usize);
+        let sys = ZqSystem::new(l, u as usize, u as usize, game.states as u64);
+        Ok(QChaser {
+            geo,
+            constraints,
+            sys,
+        })
     }
 
     /// The number of unknowns `u`.
@@ -107,6 +114,44 @@ impl QChaser {
         self.sys.solutions()
     }
 
+    /// Press counts that solve `board` (bring every cell to 0), `Ok(None)` when it is not
+    /// solvable.
+    ///
+    /// # Errors
+    /// [`Error::Board`] when the board's size or number of states differs from the game's.
+    pub fn solve(&self, board: &QBoard) -> Result<Option<Vec<u32>>> {
+        let g = &self.geo;
+        if (board.rows(), board.cols(), board.states()) != (g.rows, g.cols, g.q as u32) {
+            return Err(Error::Board {
+                reason: format!(
+                    "expected a {}x{} board with {} states, found {}x{} with {}",
+                    g.rows,
+                    g.cols,
+                    g.q,
+                    board.rows(),
+                    board.cols(),
+                    board.states()
+                ),
+            });
+        }
+        let q = g.q as u32;
+        let zero = vec![0u32; self.unknowns()];
+        let res0 = g.residual(&self.constraints, board, &g.concrete_chase(board, &zero));
+        let neg: Vec<u32> = res0.iter().map(|&v| (q - v) % q).collect();
+        let Ok(x) = self.sys.attain(&neg) else {
+            return Ok(None);
+        };
+        let presses = g.concrete_chase(board, &x);
+        debug_assert!(
+            g.residual(&self.constraints, board, &presses)
+                .iter()
+                .all(|&v| v == 0)
+        );
+        Ok(Some(presses.into_iter().map(u32::from).collect()))
+    }
+}
+
+impl Geometry {
     /// The constraint lights with the press row after which each can be evaluated.
     fn constraint_lights(&self) -> Vec<(usize, usize, usize)> {
         let (m, n) = (self.rows, self.cols);
@@ -208,10 +253,10 @@ impl QChaser {
     }
 
     /// The board's values plus the presses' effect on each constraint light, mod `Q`.
-    fn residual(&self, board: &QBoard, presses: &[u8]) -> Vec<u32> {
+    fn residual(&self, constraints: &[(usize, usize)], board: &QBoard, presses: &[u8]) -> Vec<u32> {
         let (m, n) = (self.rows, self.cols);
         let q = self.q as u32;
-        self.constraints
+        constraints
             .iter()
             .map(|&(r, c)| {
                 let mut s = board.get(r, c);
@@ -224,37 +269,6 @@ impl QChaser {
                 s % q
             })
             .collect()
-    }
-
-    /// Press counts that solve `board` (bring every cell to 0), `Ok(None)` when it is not
-    /// solvable.
-    ///
-    /// # Errors
-    /// [`Error::Board`] when the board's size or number of states differs from the game's.
-    pub fn solve(&self, board: &QBoard) -> Result<Option<Vec<u32>>> {
-        if (board.rows(), board.cols(), board.states()) != (self.rows, self.cols, self.q as u32) {
-            return Err(Error::Board {
-                reason: format!(
-                    "expected a {}x{} board with {} states, found {}x{} with {}",
-                    self.rows,
-                    self.cols,
-                    self.q,
-                    board.rows(),
-                    board.cols(),
-                    board.states()
-                ),
-            });
-        }
-        let q = self.q as u32;
-        let zero = vec![0u32; self.unknowns()];
-        let res0 = self.residual(board, &self.concrete_chase(board, &zero));
-        let neg: Vec<u32> = res0.iter().map(|&v| (q - v) % q).collect();
-        let Ok(x) = self.sys.attain(&neg) else {
-            return Ok(None);
-        };
-        let presses = self.concrete_chase(board, &x);
-        debug_assert!(self.residual(board, &presses).iter().all(|&v| v == 0));
-        Ok(Some(presses.into_iter().map(u32::from).collect()))
     }
 }
 
