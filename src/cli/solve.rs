@@ -184,7 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out = if game.states == 2 {
         solve_two_state(&game, &text, args.method, args.shortest, &mut t)?
     } else {
-        solve_q_state(&game, &text, args.method, args.shortest)?
+        solve_q_state(&game, &text, args.method, args.shortest, &mut t)?
     };
     drop(text);
     let mut text = String::new();
@@ -449,8 +449,10 @@ fn solve_q_state(
     text: &str,
     method: Method,
     want_shortest: bool,
+    t: &mut Phases,
 ) -> anyhow::Result<Outcome> {
     let board = QBoard::parse(text, game.states)?;
+    t.mark("parse");
     if !matches!(
         method,
         Method::Auto | Method::Gauss | Method::Decompose | Method::Chase
@@ -474,7 +476,7 @@ fn solve_q_state(
                 game.num_cells() + game.num_moves()
             );
         }
-        return chase_q_state(game, &board);
+        return chase_q_state(game, &board, t);
     }
     let solver = QSolver::new(game)?;
     let q = game.states;
@@ -564,10 +566,13 @@ fn solve_q_state(
 }
 
 /// A q-state board by light chasing over `Z/QZ`; the answer is checked against the board.
-fn chase_q_state(game: &Game, board: &QBoard) -> anyhow::Result<Outcome> {
+fn chase_q_state(game: &Game, board: &QBoard, t: &mut Phases) -> anyhow::Result<Outcome> {
     let c = QChaser::new(game)?;
     let solutions = c.solutions_per_board();
-    let Some(x) = c.solve(board)? else {
+    t.mark("prepare");
+    let solved = c.solve(board)?;
+    t.mark("chase");
+    let Some(x) = solved else {
         return Ok(Outcome {
             method: "chase",
             presses: None,
@@ -587,6 +592,7 @@ fn chase_q_state(game: &Game, board: &QBoard) -> anyhow::Result<Outcome> {
     {
         anyhow::bail!("internal error: the presses found do not solve the board");
     }
+    t.mark("verify");
     let count: u64 = x.iter().map(|&v| v as u64).sum();
     Ok(Outcome {
         method: "chase",
