@@ -1,11 +1,11 @@
 //! `tilecode analyze`: rank, nullity, quiet patterns and solvable boards of a switching game.
 
+use super::common::print_report;
 use super::solve::{AUTO_GAUSS_MOVES, GameArgs, draw_bits, draw_values, json_int};
 use num_bigint::BigUint;
 use num_traits::One;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
-use std::io::Write;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 /// Everything `analyze` reports, whatever the number of states.
-struct Report {
+pub struct Report {
     rank: usize,
     nullity: usize,
     solvable: String,
@@ -91,24 +91,34 @@ fn two_state_report(game: &Game, nullity: usize, quiet: &[BitVec]) -> Report {
 /// Runs `tilecode analyze`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
+    let report = analyze(&game)?;
+    print_report(
+        args.json,
+        || report_json(&game, &report),
+        |text| print_text(text, &game, &report),
+    )
+}
+
+/// Rank, nullity, solvable boards and quiet patterns of `game`.
+pub fn analyze(game: &Game) -> anyhow::Result<Report> {
     let (mr, mc) = game.move_shape();
     let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
-        .then(|| Chaser::new(&game).ok())
+        .then(|| Chaser::new(game).ok())
         .flatten();
     let closed_form = game.states == 2
         && game.num_moves() > AUTO_GAUSS_MOVES
         && matches!(game.pattern, Pattern::Alien | Pattern::GaleBerlekamp);
     let report = if closed_form {
-        closed_form_report(&game)
+        closed_form_report(game)
     } else if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
         // a small system.
-        two_state_report(&game, c.nullity(), &c.quiet_patterns())
+        two_state_report(game, c.nullity(), &c.quiet_patterns())
     } else if game.states == 2 {
-        let s = Solver::new(&game)?;
-        two_state_report(&game, s.nullity(), s.quiet_patterns())
+        let s = Solver::new(game)?;
+        two_state_report(game, s.nullity(), s.quiet_patterns())
     } else {
-        let s = QSolver::new(&game)?;
+        let s = QSolver::new(game)?;
         let (num, den) = s.solvable_fraction();
         Report {
             rank: s.rank(),
@@ -131,15 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             quiet_omitted: false,
         }
     };
-    let mut text = String::new();
-    if args.json {
-        print_json(&mut text, &game, &report)
-    } else {
-        print_text(&mut text, &game, &report)
-    }
-    .expect("formatting into a string");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(report)
 }
 
 fn fraction(f: &(String, String)) -> String {
@@ -173,7 +175,8 @@ fn short(value: &str) -> String {
     }
 }
 
-fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
+/// The JSON object of `tilecode analyze --json`: the keys docs/cli.md lists.
+pub fn report_json(game: &Game, r: &Report) -> Value {
     let mut m = Map::new();
     m.insert("game".into(), Value::String(game.spec()));
     m.insert("torus".into(), Value::Bool(game.torus));
@@ -219,7 +222,7 @@ fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
             ),
         );
     }
-    writeln!(out, "{}", Value::Object(m))
+    Value::Object(m)
 }
 
 fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {

@@ -24,6 +24,10 @@ mod plot;
 mod progress;
 mod random;
 mod report;
+#[cfg(feature = "serve")]
+#[path = "../serve/mod.rs"]
+mod serve;
+mod signals;
 mod simulate;
 mod solve;
 mod verify;
@@ -67,6 +71,9 @@ enum Command {
     Simulate(simulate::Args),
     /// Codec throughput against memcpy, measured in the same run.
     Bench(bench::Args),
+    /// A playground in the browser: play the games, watch a codeword correct itself, repair a file.
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -83,6 +90,7 @@ pub fn main() -> ExitCode {
             });
         }
     };
+    signals::install();
     let result = match cli.command {
         Command::Info(a) => info::run(a),
         Command::Compare(a) => compare::run(a),
@@ -98,6 +106,8 @@ pub fn main() -> ExitCode {
         Command::Hardest(a) => hardest::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Bench(a) => bench::run(a),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,

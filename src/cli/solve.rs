@@ -1,5 +1,6 @@
 //! `tilecode solve`: solve one board of a switching game, or prove it unsolvable.
 
+use super::common::print_report;
 use super::phases::Phases;
 use anyhow::Context;
 use num_bigint::BigUint;
@@ -7,7 +8,7 @@ use num_traits::One;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 use std::str::FromStr;
 use tilecode::game::chase::Chaser;
@@ -70,7 +71,8 @@ pub enum Method {
 }
 
 impl Method {
-    fn name(self) -> &'static str {
+    /// The name clap knows the method by.
+    pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Gauss => "gauss",
@@ -163,7 +165,7 @@ pub fn draw_values(values: &[u32], rows: usize, cols: usize, states: u32) -> Str
 }
 
 /// The outcome of solving one board, ready to print.
-struct Outcome {
+pub struct Outcome {
     method: &'static str,
     /// Presses as a JSON value (string, or rows/cols for Gale–Berlekamp), their drawing and count.
     presses: Option<(Value, String, u64)>,
@@ -181,19 +183,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut t = Phases::new(args.timings);
     let text = read_input(&args.board)?;
     t.mark("read");
-    let out = if game.states == 2 {
-        solve_two_state(&game, &text, args.method, args.shortest, &mut t)?
-    } else {
-        solve_q_state(&game, &text, args.method, args.shortest, &mut t)?
-    };
+    let limits = Limits::default();
+    let out = solve_timed(
+        &game,
+        &text,
+        args.method,
+        args.shortest.then_some(&limits),
+        true,
+        &mut t,
+    )?;
     drop(text);
-    let mut text = String::new();
-    print(&mut text, &game, &out, args.json).expect("formatting into a string");
-    t.mark("format");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    t.mark("write");
+    let code = print_report(
+        args.json,
+        || outcome_json(&game, &out),
+        |text| print(text, &game, &out),
+    )?;
+    t.mark("output");
     t.report();
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 /// A two-state answer before the shortest search and formatting.
@@ -358,13 +365,38 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
     })
 }
 
-fn solve_two_state(
+/// Solves the board `text` of `game` (either number of states) by `method`, with the shortest
+/// search within `limits` when `shortest`; `progress` allows a progress bar on stderr when it
+/// is a terminal.
+pub fn solve(
     game: &Game,
     text: &str,
     method: Method,
-    want_shortest: bool,
+    shortest: Option<&Limits>,
+    progress: bool,
+) -> anyhow::Result<Outcome> {
+    solve_timed(
+        game,
+        text,
+        method,
+        shortest,
+        progress,
+        &mut Phases::new(false),
+    )
+}
+
+/// [`solve`], recording the time of each phase in `t`.
+pub fn solve_timed(
+    game: &Game,
+    text: &str,
+    method: Method,
+    shortest: Option<&Limits>,
+    progress: bool,
     t: &mut Phases,
 ) -> anyhow::Result<Outcome> {
+    if game.states != 2 {
+        return solve_q_state(game, text, method, shortest.is_some(), progress, t);
+    }
     let board = Board::parse(text)?;
     game.check_board(&board)?;
     t.mark("parse");
@@ -393,8 +425,8 @@ fn solve_two_state(
     }
     t.mark("verify");
     let solutions = (BigUint::one() << found.nullity).to_string();
-    let (x, optimal, search) = if want_shortest {
-        let bar = progress_bar();
+    let (x, optimal, search) = if let Some(limits) = shortest {
+        let bar = progress.then(progress_bar).flatten();
         let report = |done: u64, total: u64| {
             if let Some(b) = &bar {
                 b.set_position(done.saturating_mul(1000) / total.max(1));
@@ -402,10 +434,10 @@ fn solve_two_state(
         };
         let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
         let best = if game.pattern == Pattern::Alien {
-            shortest::alien_shortest_with(&board, &Limits::default(), progress)
+            shortest::alien_shortest_with(&board, limits, progress)
                 .expect("the board was solved, so it is solvable")
         } else {
-            shortest::shortest_by_kernel(&x, &found.kernel.vectors(), progress)?
+            shortest::shortest_by_kernel_with(&x, &found.kernel.vectors(), limits, progress)?
         };
         if let Some(b) = &bar {
             b.finish_and_clear();
@@ -449,6 +481,7 @@ fn solve_q_state(
     text: &str,
     method: Method,
     want_shortest: bool,
+    progress: bool,
     t: &mut Phases,
 ) -> anyhow::Result<Outcome> {
     let board = QBoard::parse(text, game.states)?;
@@ -501,7 +534,7 @@ fn solve_q_state(
     };
     let solved = match direct {
         Ok(x) if want_shortest => {
-            let bar = progress_bar();
+            let bar = progress.then(progress_bar).flatten();
             let report = |done: u64, total: u64| {
                 if let Some(b) = &bar {
                     b.set_position(done.saturating_mul(1000) / total.max(1));
@@ -620,39 +653,41 @@ fn list(v: &[usize]) -> String {
     }
 }
 
-fn print(out: &mut String, game: &Game, o: &Outcome, json: bool) -> std::fmt::Result {
-    if json {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::String(game.spec()));
-        m.insert("torus".into(), Value::Bool(game.torus));
-        m.insert("states".into(), json!(game.states));
-        m.insert("solvable".into(), Value::Bool(o.presses.is_some()));
-        m.insert("method".into(), Value::String(o.method.into()));
-        let (presses, count) = match &o.presses {
-            Some((v, _, c)) => (v.clone(), json!(c)),
-            None => (Value::Null, Value::Null),
-        };
-        m.insert("presses".into(), presses);
-        m.insert("press_count".into(), count);
-        m.insert("optimal".into(), Value::Bool(o.optimal));
-        let (search, bound) = match o.search {
-            Some((name, bound)) => (Value::String(name.into()), json!(bound)),
-            None => (Value::Null, Value::Null),
-        };
-        m.insert("search".into(), search);
-        m.insert("lower_bound".into(), bound);
-        m.insert(
-            "solutions".into(),
-            o.solutions.as_ref().map_or(Value::Null, json_int),
-        );
-        m.insert(
-            "certificate".into(),
-            o.certificate
-                .as_ref()
-                .map_or(Value::Null, |(s, _)| Value::String(s.clone())),
-        );
-        return writeln!(out, "{}", Value::Object(m));
-    }
+/// The JSON object of `tilecode solve --json`: the keys docs/cli.md lists.
+pub fn outcome_json(game: &Game, o: &Outcome) -> Value {
+    let mut m = Map::new();
+    m.insert("game".into(), Value::String(game.spec()));
+    m.insert("torus".into(), Value::Bool(game.torus));
+    m.insert("states".into(), json!(game.states));
+    m.insert("solvable".into(), Value::Bool(o.presses.is_some()));
+    m.insert("method".into(), Value::String(o.method.into()));
+    let (presses, count) = match &o.presses {
+        Some((v, _, c)) => (v.clone(), json!(c)),
+        None => (Value::Null, Value::Null),
+    };
+    m.insert("presses".into(), presses);
+    m.insert("press_count".into(), count);
+    m.insert("optimal".into(), Value::Bool(o.optimal));
+    let (search, bound) = match o.search {
+        Some((name, bound)) => (Value::String(name.into()), json!(bound)),
+        None => (Value::Null, Value::Null),
+    };
+    m.insert("search".into(), search);
+    m.insert("lower_bound".into(), bound);
+    m.insert(
+        "solutions".into(),
+        o.solutions.as_ref().map_or(Value::Null, json_int),
+    );
+    m.insert(
+        "certificate".into(),
+        o.certificate
+            .as_ref()
+            .map_or(Value::Null, |(s, _)| Value::String(s.clone())),
+    );
+    Value::Object(m)
+}
+
+fn print(out: &mut String, game: &Game, o: &Outcome) -> std::fmt::Result {
     match (&o.presses, &o.certificate) {
         (Some((_, drawing, count)), _) => {
             let sols = o.solutions.as_deref().unwrap_or("?");
