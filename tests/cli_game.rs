@@ -18,6 +18,16 @@ fn json(args: &[&str], stdin: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Runs a command that must fail as a usage error (exit 1) with `message` on stderr.
+fn usage_error(args: &[&str], stdin: &str, message: &str) {
+    tilecode()
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(message));
+}
+
 const LECTURE_24_1: &str = "11001\n11100\n10001\n00111\n10011\n";
 
 mod solve {
@@ -341,20 +351,52 @@ mod methods {
     }
 
     #[test]
-    fn shortest_needs_two_states() {
-        tilecode()
-            .args([
+    fn shortest_with_many_states_counts_clicks() {
+        // The classic 7x7 four-state Alien Tiles: all cells 2 clear with one row pressed twice.
+        let board = ("2".repeat(7) + "\n").repeat(7);
+        let v = json(
+            &[
                 "solve",
-                "lights-out:2x2",
+                "alien:7x7",
                 "-",
                 "--states",
-                "3",
+                "4",
                 "--shortest",
-            ])
-            .write_stdin("00\n00\n")
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains("two-state games only"));
+                "--json",
+            ],
+            &board,
+        );
+        assert_eq!(v["press_count"], 14);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["lower_bound"], 14);
+        assert_eq!(v["search"], "row-sums");
+        let v = json(
+            &[
+                "solve",
+                "lights-out:3x3",
+                "-",
+                "--torus",
+                "--states",
+                "4",
+                "--shortest",
+                "--json",
+            ],
+            "233\n231\n020\n",
+        );
+        // 16 solutions; tests/qshortest.rs checks the walk against exhaustive search.
+        assert_eq!(v["solutions"], 16);
+        assert_eq!(v["press_count"], 8);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["search"], "kernel-walk");
+    }
+
+    #[test]
+    fn a_digit_past_the_states_names_the_fix() {
+        usage_error(
+            &["solve", "alien:4x5", "-"],
+            "01300\n00000\n00000\n00000\n",
+            "pass --states 4",
+        );
     }
 }
 
@@ -519,5 +561,216 @@ mod random {
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(text.lines().count(), 300);
         assert!(text.lines().all(|l| l.len() == 200));
+    }
+}
+
+mod hardest {
+    use super::*;
+
+    #[test]
+    fn small_boards_and_their_presses() {
+        let v = json(&["hardest", "lights-out:3x3", "--json"], "");
+        assert_eq!(v["press_count"], 9);
+        assert_eq!(v["board"], "101010101");
+        assert_eq!(v["presses"], "111111111");
+        assert_eq!(v["solvable_boards"], 512);
+        let v = json(&["hardest", "alien:3x3", "--states", "4", "--json"], "");
+        assert_eq!(v["press_count"], 15);
+        assert_eq!(v["hardest_boards"], 7);
+        // The board it names takes that many clicks to solve, by the shortest search.
+        let board: String = v["board"]
+            .as_str()
+            .unwrap()
+            .as_bytes()
+            .chunks(3)
+            .map(|r| format!("{}\n", String::from_utf8_lossy(r)))
+            .collect();
+        let s = json(
+            &[
+                "solve",
+                "alien:3x3",
+                "-",
+                "--states",
+                "4",
+                "--shortest",
+                "--json",
+            ],
+            &board,
+        );
+        assert_eq!(s["press_count"], 15);
+        tilecode()
+            .args(["hardest", "alien:3x3"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("needs 3 presses (7 of 32"));
+    }
+
+    #[test]
+    fn too_many_boards_is_refused_with_the_count() {
+        usage_error(&["hardest", "lights-out:7x7"], "", "found 2^49");
+    }
+}
+
+mod decompose {
+    use super::*;
+
+    #[test]
+    fn the_papers_example_through_the_cli() {
+        // Solving g means producing -g; the presses are unique (even by even).
+        let v = json(
+            &[
+                "solve",
+                "alien:4x4",
+                "-",
+                "--states",
+                "4",
+                "--method",
+                "decompose",
+                "--json",
+            ],
+            "0000\n0120\n0300\n0000\n",
+        );
+        assert_eq!(v["method"], "decompose");
+        let direct = json(
+            &["solve", "alien:4x4", "-", "--states", "4", "--json"],
+            "0000\n0120\n0300\n0000\n",
+        );
+        assert_eq!(v["presses"], direct["presses"]);
+        // An unsolvable board gets the Smith normal form's certificate.
+        let v = json(
+            &[
+                "solve",
+                "lights-out:2x3",
+                "-",
+                "--states",
+                "3",
+                "--method",
+                "decompose",
+                "--json",
+            ],
+            "000\n012\n",
+        );
+        assert_eq!(v["solvable"], false);
+        assert_eq!(v["certificate"], "102201");
+    }
+
+    #[test]
+    fn two_states_name_the_fix() {
+        usage_error(
+            &["solve", "lights-out:2x2", "-", "--method", "decompose"],
+            "00\n00\n",
+            "expected --states Q with Q > 2",
+        );
+    }
+}
+
+mod closed_form_at_any_size {
+    use super::*;
+    use tilecode::game::{Game, Solver};
+    use tilecode::gf2::BitVec;
+
+    #[test]
+    fn analyze_alien_past_elimination_agrees_with_elimination() {
+        // 65x65 has 4225 moves: analyze takes the closed form; the library still eliminates.
+        let v = json(&["analyze", "alien:65x65", "--json"], "");
+        let game: Game = "alien:65x65".parse().unwrap();
+        let s = Solver::new(&game).unwrap();
+        assert_eq!(v["nullity"], s.nullity());
+        assert_eq!(v["rank"], s.rank());
+        let quiet = v["quiet_patterns"].as_array().unwrap();
+        assert_eq!(quiet.len(), s.nullity());
+        for k in quiet {
+            let k = BitVec::parse(k.as_str().unwrap()).unwrap();
+            assert!(game.effect(&k).bits().is_zero());
+        }
+    }
+
+    #[test]
+    fn huge_alien_and_gale_berlekamp() {
+        let v = json(&["analyze", "alien:999x1001", "--json"], "");
+        assert_eq!(v["nullity"], 999 + 1001 - 2);
+        assert_eq!(v["rank"], 999 * 1001 - 1998);
+        assert_eq!(v["quiet_patterns"], Value::Null);
+        assert!(v["solvable_fraction"].as_str().unwrap().len() > 100);
+        let v = json(&["analyze", "gale-berlekamp:3000x2000", "--json"], "");
+        assert_eq!(
+            (v["rank"].clone(), v["nullity"].clone()),
+            (4999.into(), 1.into())
+        );
+        assert_eq!(v["quiet_patterns"][0], "1".repeat(5000));
+        let board = tilecode()
+            .args(["random", "alien:999x1001", "--seed", "3"])
+            .output()
+            .unwrap()
+            .stdout;
+        let v = json(
+            &["solve", "alien:999x1001", "-", "--json"],
+            std::str::from_utf8(&board).unwrap(),
+        );
+        assert_eq!(v["solvable"], true);
+    }
+}
+
+mod q_state_chase {
+    use super::*;
+    use tilecode::game::Game;
+    use tilecode::game::qstate::{QBoard, effect_q};
+
+    #[test]
+    fn three_state_lights_out_past_elimination() {
+        let text = tilecode()
+            .args([
+                "random",
+                "lights-out:200x200",
+                "--states",
+                "3",
+                "--seed",
+                "9",
+            ])
+            .output()
+            .unwrap()
+            .stdout;
+        let text = String::from_utf8(text).unwrap();
+        let v = json(
+            &[
+                "solve",
+                "lights-out:200x200",
+                "-",
+                "--states",
+                "3",
+                "--json",
+            ],
+            &text,
+        );
+        assert_eq!(v["method"], "chase");
+        assert_eq!(v["solvable"], true);
+        let game: Game = "lights-out:200x200".parse::<Game>().unwrap().with_states(3);
+        let board = QBoard::parse(&text, 3).unwrap();
+        let x: Vec<u32> = v["presses"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c.to_digit(10).unwrap())
+            .collect();
+        let made = effect_q(&game, &x);
+        for (m, b) in made.cells().iter().zip(board.cells()) {
+            assert_eq!((m + b) % 3, 0);
+        }
+        tilecode()
+            .args([
+                "solve",
+                "lights-out:200x200",
+                "-",
+                "--states",
+                "3",
+                "--torus",
+            ])
+            .write_stdin(text)
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains("out of reach")
+                    .or(predicate::str::contains("expected cells + moves")),
+            );
     }
 }

@@ -8,10 +8,11 @@ use quickcheck::{QuickCheck, TestResult};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tilecode::game::alien;
-use tilecode::game::chase::{Chaser, chase_solve, effect, squares_one_way, squares_two_way};
+use tilecode::game::chase::{Chaser, chase_solve, effect};
 use tilecode::game::shortest::{
     Limits, alien_shortest, alien_shortest_with, shortest_by_kernel, shortest_by_kernel_with,
 };
+use tilecode::game::squares::{squares_one_way, squares_two_way};
 use tilecode::game::{Board, Game};
 use tilecode::gf2::BitVec;
 

@@ -3,9 +3,10 @@
 //! the interactive Lights Out page and the Alien Tiles paper's Section 6.
 
 use std::collections::HashSet;
-use tilecode::game::chase::{chase_solve, squares_one_way, squares_two_way};
+use tilecode::game::chase::chase_solve;
 use tilecode::game::qstate::{QBoard, QSolver, effect_q};
 use tilecode::game::shortest::shortest_by_kernel;
+use tilecode::game::squares::{squares_one_way, squares_two_way};
 use tilecode::game::{Board, Game, Pattern, Solver, random_solvable};
 use tilecode::gf2::BitVec;
 

@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
-use tilecode::game::{Game, Solver};
+use tilecode::game::{Board, Game, Pattern, Solver, alien};
+use tilecode::gf2::BitVec;
 
 /// How many quiet patterns the text output draws.
 const DRAWN: usize = 8;
@@ -37,6 +38,54 @@ pub struct Report {
     /// Quiet patterns as row-major strings, with drawings and (q-state) orders.
     quiet: Vec<(String, String, Option<u64>)>,
     invariant_factors: Option<Vec<(u64, usize)>>,
+    /// True when the quiet patterns exist but are too many bits to list.
+    quiet_omitted: bool,
+}
+
+/// The most quiet-pattern bits (patterns x moves) `analyze` lists.
+const LISTED_BITS: usize = 1 << 26;
+
+/// Two-state Alien Tiles and Gale–Berlekamp in closed form, at any size: Alien Tiles has the
+/// kernel of `alien::quiet_basis`, Gale–Berlekamp the single quiet pattern of every row and
+/// every column flipped.
+fn closed_form_report(game: &Game) -> Report {
+    let (m, n) = (game.rows, game.cols);
+    let quiet: Vec<BitVec> = match game.pattern {
+        Pattern::GaleBerlekamp => vec![BitVec::ones(m + n)],
+        _ if alien::syndrome_dim(m, n) * m * n <= LISTED_BITS => alien::quiet_basis(m, n)
+            .into_iter()
+            .map(Board::into_bits)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let nullity = match game.pattern {
+        Pattern::GaleBerlekamp => 1,
+        _ => alien::syndrome_dim(m, n),
+    };
+    two_state_report(game, nullity, &quiet)
+}
+
+/// A two-state report from the nullity and a basis of the quiet patterns (empty when there
+/// are too many bits to list).
+fn two_state_report(game: &Game, nullity: usize, quiet: &[BitVec]) -> Report {
+    let (mr, mc) = game.move_shape();
+    let rank = game.num_moves() - nullity;
+    Report {
+        rank,
+        nullity,
+        solvable: (BigUint::one() << rank).to_string(),
+        fraction: (
+            "1".into(),
+            (BigUint::one() << (game.num_cells() - rank)).to_string(),
+        ),
+        solutions: (BigUint::one() << nullity).to_string(),
+        quiet_omitted: quiet.is_empty() && nullity > 0,
+        quiet: quiet
+            .iter()
+            .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
+            .collect(),
+        invariant_factors: None,
+    }
 }
 
 /// Runs `tilecode analyze`.
@@ -56,43 +105,18 @@ pub fn analyze(game: &Game) -> anyhow::Result<Report> {
     let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
         .then(|| Chaser::new(game).ok())
         .flatten();
-    let report = if let Some(c) = chaser {
+    let closed_form = game.states == 2
+        && game.num_moves() > AUTO_GAUSS_MOVES
+        && matches!(game.pattern, Pattern::Alien | Pattern::GaleBerlekamp);
+    let report = if closed_form {
+        closed_form_report(game)
+    } else if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
         // a small system.
-        let nullity = c.nullity();
-        let rank = game.num_moves() - nullity;
-        Report {
-            rank,
-            nullity,
-            solvable: (BigUint::one() << rank).to_string(),
-            fraction: (
-                "1".into(),
-                (BigUint::one() << (game.num_cells() - rank)).to_string(),
-            ),
-            solutions: (BigUint::one() << nullity).to_string(),
-            quiet: c
-                .quiet_patterns()
-                .iter()
-                .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
-                .collect(),
-            invariant_factors: None,
-        }
+        two_state_report(game, c.nullity(), &c.quiet_patterns())
     } else if game.states == 2 {
         let s = Solver::new(game)?;
-        let (num, den) = s.solvable_fraction();
-        Report {
-            rank: s.rank(),
-            nullity: s.nullity(),
-            solvable: s.solvable_count().to_string(),
-            fraction: (num.to_string(), den.to_string()),
-            solutions: s.solutions_per_board().to_string(),
-            quiet: s
-                .quiet_patterns()
-                .iter()
-                .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
-                .collect(),
-            invariant_factors: None,
-        }
+        two_state_report(game, s.nullity(), s.quiet_patterns())
     } else {
         let s = QSolver::new(game)?;
         let (num, den) = s.solvable_fraction();
@@ -114,6 +138,7 @@ pub fn analyze(game: &Game) -> anyhow::Result<Report> {
                 })
                 .collect(),
             invariant_factors: Some(s.invariant_factors()),
+            quiet_omitted: false,
         }
     };
     Ok(report)
@@ -172,15 +197,17 @@ pub fn report_json(game: &Game, r: &Report) -> Value {
         Value::Bool(r.fraction.1 == "1"),
     );
     m.insert("solutions_per_board".into(), json_int(&r.solutions));
-    m.insert(
-        "quiet_patterns".into(),
+    let quiet = if r.quiet_omitted {
+        Value::Null
+    } else {
         Value::Array(
             r.quiet
                 .iter()
                 .map(|(s, _, _)| Value::String(s.clone()))
                 .collect(),
-        ),
-    );
+        )
+    };
+    m.insert("quiet_patterns".into(), quiet);
     if let Some(f) = &r.invariant_factors {
         m.insert(
             "quiet_pattern_orders".into(),
@@ -242,6 +269,13 @@ fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
     };
     writeln!(out, "solvable boards      {solvable} of {total} ({frac})")?;
     writeln!(out, "solutions per board  {solutions}")?;
+    if r.quiet_omitted {
+        return writeln!(
+            out,
+            "quiet patterns       {} (basis; too many bits to list)",
+            r.nullity
+        );
+    }
     if r.quiet.is_empty() {
         return writeln!(
             out,

@@ -17,7 +17,9 @@ mod decode;
 mod demo;
 mod encode;
 mod fileio;
+mod hardest;
 mod info;
+mod phases;
 mod plot;
 mod progress;
 mod random;
@@ -63,6 +65,8 @@ enum Command {
     Analyze(analyze::Args),
     /// A uniformly random solvable board of a switching game.
     Random(random::Args),
+    /// The solvable board of a small switching game whose shortest solution is longest.
+    Hardest(hardest::Args),
     /// Monte Carlo (and exact) error rates of codes on noisy channels.
     Simulate(simulate::Args),
     /// Codec throughput against memcpy, measured in the same run.
@@ -99,6 +103,7 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Random(a) => random::run(a),
+        Command::Hardest(a) => hardest::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Bench(a) => bench::run(a),
         #[cfg(feature = "serve")]

@@ -1,6 +1,7 @@
 //! `tilecode solve`: solve one board of a switching game, or prove it unsolvable.
 
 use super::common::print_report;
+use super::phases::Phases;
 use anyhow::Context;
 use num_bigint::BigUint;
 use num_traits::One;
@@ -10,9 +11,13 @@ use std::io::IsTerminal;
 use std::io::Read;
 use std::process::ExitCode;
 use std::str::FromStr;
-use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
-use tilecode::game::qstate::{QBoard, QSolver, values_string};
+use tilecode::game::chase::Chaser;
+use tilecode::game::decompose;
+use tilecode::game::qchase::{self, QChaser};
+use tilecode::game::qshortest::shortest_q;
+use tilecode::game::qstate::{MAX_Q_SIZE, QBoard, QSolver, effect_q, values_string};
 use tilecode::game::shortest::{self, Limits};
+use tilecode::game::squares::{squares_one_way, squares_two_way};
 use tilecode::game::{Board, Game, Pattern, PressLayout, Solver, alien, solve_closed_form};
 use tilecode::gf2::BitVec;
 
@@ -61,6 +66,8 @@ pub enum Method {
     TwoWay,
     /// The O(mn) closed forms (two-state alien and gale-berlekamp).
     ClosedForm,
+    /// The paper's states decomposition: prime by prime, digit by digit (q-state games).
+    Decompose,
 }
 
 impl Method {
@@ -73,6 +80,7 @@ impl Method {
             Method::OneWay => "one-way",
             Method::TwoWay => "two-way",
             Method::ClosedForm => "closed-form",
+            Method::Decompose => "decompose",
         }
     }
 }
@@ -93,12 +101,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
     /// Find a solution with the fewest presses (exact where it can be proven; otherwise the
-    /// best found, with `optimal: false` and a lower bound). Two-state games only.
+    /// best found, with `optimal: false` and a lower bound). With --states Q a press counts
+    /// as many clicks as its count 0..Q-1.
     #[arg(long)]
     shortest: bool,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Print the time of each phase (read, parse, prepare, solve, verify, ...) to stderr.
+    #[arg(long)]
+    timings: bool,
 }
 
 /// Reads a board file, or stdin for `-`.
@@ -121,11 +133,10 @@ pub fn json_int(n: impl ToString) -> Value {
 
 /// Draws row-major 0/1 presses or cells as a grid of `#` and `.`.
 pub fn draw_bits(bits: &BitVec, rows: usize, cols: usize) -> String {
-    let mut s = String::new();
+    let flat = bits.to_chars(b'.', b'#');
+    let mut s = String::with_capacity(rows * (cols + 1));
     for i in 0..rows {
-        for j in 0..cols {
-            s.push(if bits.get(i * cols + j) { '#' } else { '.' });
-        }
+        s.push_str(&flat[i * cols..(i + 1) * cols]);
         s.push('\n');
     }
     s
@@ -169,20 +180,27 @@ pub struct Outcome {
 /// Runs `tilecode solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
+    let mut t = Phases::new(args.timings);
     let text = read_input(&args.board)?;
+    t.mark("read");
     let limits = Limits::default();
-    let out = solve(
+    let out = solve_timed(
         &game,
         &text,
         args.method,
         args.shortest.then_some(&limits),
         true,
+        &mut t,
     )?;
-    print_report(
+    drop(text);
+    let code = print_report(
         args.json,
         || outcome_json(&game, &out),
         |text| print(text, &game, &out),
-    )
+    )?;
+    t.mark("output");
+    t.report();
+    Ok(code)
 }
 
 /// A two-state answer before the shortest search and formatting.
@@ -193,8 +211,24 @@ struct Found {
     result: Result<BitVec, Option<BitVec>>,
     /// log2 of the number of solutions.
     nullity: usize,
-    /// A spanning set of the quiet patterns, for the shortest search (not needed for alien).
-    kernel: Vec<BitVec>,
+    /// The quiet patterns, for the shortest search (not needed for alien).
+    kernel: Kernel,
+}
+
+/// A spanning set of the quiet patterns, or the chaser that makes one on demand (a basis of
+/// full-board vectors is large on huge boards, and only `--shortest` needs it).
+enum Kernel {
+    Ready(Vec<BitVec>),
+    Chase(Box<Chaser>),
+}
+
+impl Kernel {
+    fn vectors(self) -> Vec<BitVec> {
+        match self {
+            Kernel::Ready(v) => v,
+            Kernel::Chase(c) => c.quiet_patterns(),
+        }
+    }
 }
 
 fn gauss(game: &Game, board: &Board) -> anyhow::Result<Found> {
@@ -203,13 +237,20 @@ fn gauss(game: &Game, board: &Board) -> anyhow::Result<Found> {
         method: "gauss",
         result: s.solve(board).map_err(Some),
         nullity: s.nullity(),
-        kernel: s.quiet_patterns().to_vec(),
+        kernel: Kernel::Ready(s.quiet_patterns().to_vec()),
     })
 }
 
-fn chase(game: &Game, board: &Board) -> anyhow::Result<Found> {
+fn chase(game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
     let c = Chaser::new(game)?;
-    let result = match c.solve(board)? {
+    t.mark("prepare");
+    chase_with(c, game, board, t)
+}
+
+fn chase_with(c: Chaser, game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
+    let solved = c.solve(board)?;
+    t.mark("chase");
+    let result = match solved {
         Some(x) => Ok(x),
         // Chasing proves unsolvability without a certificate; elimination gives one when the
         // game is small enough for it.
@@ -224,7 +265,7 @@ fn chase(game: &Game, board: &Board) -> anyhow::Result<Found> {
         method: "chase",
         result,
         nullity: c.nullity(),
-        kernel: c.quiet_patterns(),
+        kernel: Kernel::Chase(Box::new(c)),
     })
 }
 
@@ -243,21 +284,27 @@ fn closed_form(game: &Game, board: &Board) -> anyhow::Result<Found> {
         method: "closed-form",
         result: result.map_err(Some),
         nullity,
-        kernel,
+        kernel: Kernel::Ready(kernel),
     })
 }
 
-/// The method `auto` picks for a two-state game.
-fn auto_method(game: &Game) -> Method {
+/// `auto` for a two-state game: the closed forms, elimination, or light chasing where it
+/// applies (the chaser built to find out is the one used).
+fn auto(game: &Game, board: &Board, t: &mut Phases) -> anyhow::Result<Found> {
     match game.pattern {
-        Pattern::Alien | Pattern::GaleBerlekamp => Method::ClosedForm,
-        _ if game.num_moves() <= AUTO_GAUSS_MOVES => Method::Gauss,
-        _ if Chaser::new(game).is_ok() => Method::Chase,
-        _ => Method::Gauss,
+        Pattern::Alien | Pattern::GaleBerlekamp => closed_form(game, board),
+        _ if game.num_moves() <= AUTO_GAUSS_MOVES => gauss(game, board),
+        _ => match Chaser::new(game) {
+            Ok(c) => {
+                t.mark("prepare");
+                chase_with(c, game, board, t)
+            }
+            Err(_) => gauss(game, board),
+        },
     }
 }
 
-fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
+fn sweep(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::Result<Found> {
     if game.pattern != Pattern::Squares || game.torus {
         anyhow::bail!(
             "--method {} is not available for {game}: expected a plain squares game",
@@ -269,7 +316,7 @@ fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
     } else {
         squares_two_way(board)
     };
-    let decided = find(game, board, auto_method(game))?;
+    let decided = auto(game, board, t)?;
     match (swept, decided.result) {
         (Some(x), Ok(_)) => Ok(Found {
             method: method.name(),
@@ -291,13 +338,18 @@ fn sweep(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
     }
 }
 
-fn find(game: &Game, board: &Board, method: Method) -> anyhow::Result<Found> {
+fn find(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::Result<Found> {
     match method {
-        Method::Auto => find(game, board, auto_method(game)),
+        Method::Auto => auto(game, board, t),
         Method::Gauss => gauss(game, board),
-        Method::Chase => chase(game, board),
+        Method::Chase => chase(game, board, t),
         Method::ClosedForm => closed_form(game, board),
-        Method::OneWay | Method::TwoWay => sweep(game, board, method),
+        Method::OneWay | Method::TwoWay => sweep(game, board, method, t),
+        Method::Decompose => anyhow::bail!(
+            "--method decompose is not available for two-state games: expected --states Q \
+             with Q > 2 (with two states there is one layer, the plain elimination of \
+             --method gauss)"
+        ),
     }
 }
 
@@ -323,12 +375,33 @@ pub fn solve(
     shortest: Option<&Limits>,
     progress: bool,
 ) -> anyhow::Result<Outcome> {
+    solve_timed(
+        game,
+        text,
+        method,
+        shortest,
+        progress,
+        &mut Phases::new(false),
+    )
+}
+
+/// [`solve`], recording the time of each phase in `t`.
+pub fn solve_timed(
+    game: &Game,
+    text: &str,
+    method: Method,
+    shortest: Option<&Limits>,
+    progress: bool,
+    t: &mut Phases,
+) -> anyhow::Result<Outcome> {
     if game.states != 2 {
-        return solve_q_state(game, text, method, shortest.is_some());
+        return solve_q_state(game, text, method, shortest.is_some(), progress, t);
     }
     let board = Board::parse(text)?;
     game.check_board(&board)?;
-    let found = find(game, &board, method)?;
+    t.mark("parse");
+    let found = find(game, &board, method, t)?;
+    t.mark("solve");
     let x = match found.result {
         Ok(x) => x,
         Err(cert) => {
@@ -342,6 +415,15 @@ pub fn solve(
             });
         }
     };
+    // Check the answer against the board: a wrong press list never leaves this command.
+    let made = match game.pattern.stencil() {
+        Some(_) => tilecode::game::chase::effect(game, &x)?,
+        None => game.effect(&x),
+    };
+    if made != board {
+        anyhow::bail!("internal error: the presses found do not solve the board");
+    }
+    t.mark("verify");
     let solutions = (BigUint::one() << found.nullity).to_string();
     let (x, optimal, search) = if let Some(limits) = shortest {
         let bar = progress.then(progress_bar).flatten();
@@ -355,7 +437,7 @@ pub fn solve(
             shortest::alien_shortest_with(&board, limits, progress)
                 .expect("the board was solved, so it is solvable")
         } else {
-            shortest::shortest_by_kernel_with(&x, &found.kernel, limits, progress)?
+            shortest::shortest_by_kernel_with(&x, &found.kernel.vectors(), limits, progress)?
         };
         if let Some(b) = &bar {
             b.finish_and_clear();
@@ -399,25 +481,81 @@ fn solve_q_state(
     text: &str,
     method: Method,
     want_shortest: bool,
+    progress: bool,
+    t: &mut Phases,
 ) -> anyhow::Result<Outcome> {
     let board = QBoard::parse(text, game.states)?;
-    if want_shortest {
+    t.mark("parse");
+    if !matches!(
+        method,
+        Method::Auto | Method::Gauss | Method::Decompose | Method::Chase
+    ) {
         anyhow::bail!(
-            "--shortest is available for two-state games only, found {} states",
-            game.states
-        );
-    }
-    if !matches!(method, Method::Auto | Method::Gauss) {
-        anyhow::bail!(
-            "--method {} is not available with {} states: expected auto or gauss",
+            "--method {} is not available with {} states: expected auto, gauss, chase or \
+             decompose",
             method.name(),
             game.states
         );
     }
+    let past_elimination = game.num_cells() + game.num_moves() > MAX_Q_SIZE;
+    if method == Method::Chase
+        || (method == Method::Auto && past_elimination && qchase::applies(game))
+    {
+        if want_shortest {
+            anyhow::bail!(
+                "--shortest with {} states needs the quiet patterns of the Smith normal form: \
+                 expected cells + moves <= {MAX_Q_SIZE}, found {}",
+                game.states,
+                game.num_cells() + game.num_moves()
+            );
+        }
+        return chase_q_state(game, &board, t);
+    }
     let solver = QSolver::new(game)?;
     let q = game.states;
-    Ok(match solver.solve(&board)? {
-        Ok(x) => {
+    let unique = solver.solutions_per_board() == BigUint::one();
+    let mut direct = solver.solve(&board)?;
+    if method == Method::Decompose {
+        direct = match (decompose::solve(game, &board)?, direct) {
+            (Some(d), Ok(_)) => Ok(d.presses),
+            // The decomposition proves unsolvability; the Smith normal form gives the
+            // certificate.
+            (None, Err(w)) => Err(w),
+            _ => anyhow::bail!(
+                "internal error: the decomposition and the Smith normal form disagree on \
+                 whether this board is solvable"
+            ),
+        };
+    }
+    let name = if method == Method::Decompose {
+        "decompose"
+    } else {
+        "gauss"
+    };
+    let solved = match direct {
+        Ok(x) if want_shortest => {
+            let bar = progress.then(progress_bar).flatten();
+            let report = |done: u64, total: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(done.saturating_mul(1000) / total.max(1));
+                }
+            };
+            let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
+            let best = shortest_q(&solver, &board, progress)?
+                .expect("the board was solved, so it is solvable");
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            debug_assert!(best.clicks() <= x.iter().map(|&v| v as u64).sum());
+            let search = Some((best.method, best.lower_bound as usize));
+            Ok((best.presses, best.optimal, search))
+        }
+        // A unique solution is trivially the shortest.
+        Ok(x) => Ok((x, unique, None)),
+        Err(w) => Err(w),
+    };
+    Ok(match solved {
+        Ok((x, optimal, search)) => {
             let count: u64 = x.iter().map(|&v| v as u64).sum();
             let presses = if game.pattern == Pattern::GaleBerlekamp {
                 let (r, c) = x.split_at(game.rows);
@@ -438,17 +576,16 @@ fn solve_q_state(
                 )
             };
             Outcome {
-                method: "gauss",
+                method: name,
                 presses: Some(presses),
-                // A unique solution is trivially the shortest.
-                optimal: solver.solutions_per_board() == BigUint::one(),
+                optimal,
                 solutions: Some(solver.solutions_per_board().to_string()),
-                search: None,
+                search,
                 certificate: None,
             }
         }
         Err(w) => Outcome {
-            method: "gauss",
+            method: name,
             presses: None,
             optimal: false,
             solutions: None,
@@ -458,6 +595,49 @@ fn solve_q_state(
                 draw_values(&w, game.rows, game.cols, q),
             )),
         },
+    })
+}
+
+/// A q-state board by light chasing over `Z/QZ`; the answer is checked against the board.
+fn chase_q_state(game: &Game, board: &QBoard, t: &mut Phases) -> anyhow::Result<Outcome> {
+    let c = QChaser::new(game)?;
+    let solutions = c.solutions_per_board();
+    t.mark("prepare");
+    let solved = c.solve(board)?;
+    t.mark("chase");
+    let Some(x) = solved else {
+        return Ok(Outcome {
+            method: "chase",
+            presses: None,
+            optimal: false,
+            solutions: None,
+            search: None,
+            certificate: None,
+        });
+    };
+    let q = game.states;
+    let made = effect_q(game, &x);
+    if made
+        .cells()
+        .iter()
+        .zip(board.cells())
+        .any(|(m, b)| (m + b) % q != 0)
+    {
+        anyhow::bail!("internal error: the presses found do not solve the board");
+    }
+    t.mark("verify");
+    let count: u64 = x.iter().map(|&v| v as u64).sum();
+    Ok(Outcome {
+        method: "chase",
+        presses: Some((
+            Value::String(values_string(&x, q)),
+            draw_values(&x, game.rows, game.cols, q),
+            count,
+        )),
+        optimal: solutions == BigUint::one(),
+        solutions: Some(solutions.to_string()),
+        search: None,
+        certificate: None,
     })
 }
 

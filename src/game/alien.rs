@@ -293,6 +293,40 @@ pub fn syndrome_dim(m: usize, n: usize) -> usize {
     }
 }
 
+/// A basis of the quiet patterns (the kernel of psi), `syndrome_dim(m, n)` boards: a press
+/// pattern is quiet exactly when it is `x_ij = R_i + C_j` for row and column choices that
+/// each have even weight, where `R` must be zero unless `n` is odd and `C` unless `m` is odd.
+/// The basis is rows `0` and `i` (`i = 1..m`, `n` odd) and columns `0` and `j` (`j = 1..n`,
+/// `m` odd), each pair pressed in full.
+///
+/// # Panics
+/// If `m` or `n` is zero.
+pub fn quiet_basis(m: usize, n: usize) -> Vec<Board> {
+    check_dims(m, n);
+    let mut out = Vec::with_capacity(syndrome_dim(m, n));
+    if n % 2 == 1 {
+        for i in 1..m {
+            let mut k = Board::zeros(m, n);
+            for j in 0..n {
+                k.set(0, j, true);
+                k.set(i, j, true);
+            }
+            out.push(k);
+        }
+    }
+    if m % 2 == 1 {
+        for j in 1..n {
+            let mut k = Board::zeros(m, n);
+            for i in 0..m {
+                k.set(i, 0, true);
+                k.set(i, j, true);
+            }
+            out.push(k);
+        }
+    }
+    out
+}
+
 /// The dimension of the solvable space `S` (the code's `k`): `mn`, `mn - m + 1`, `mn - n + 1`
 /// or `mn - m - n + 2`.
 ///
@@ -560,6 +594,24 @@ pub fn odd_fiber_count(a: usize, b: usize, n: usize) -> BigUint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quiet_basis_is_a_basis_of_the_kernel() {
+        for m in 1..=5 {
+            for n in 1..=5 {
+                let basis = quiet_basis(m, n);
+                assert_eq!(basis.len(), syndrome_dim(m, n), "{m}x{n}");
+                for k in &basis {
+                    assert!(psi_naive(k).bits().is_zero(), "{m}x{n}: {k:?} is not quiet");
+                }
+                let rows: Vec<BitVec> = basis.iter().map(|k| k.bits().clone()).collect();
+                let rank = crate::gf2::BitMatrix::from_rows(&rows, m * n)
+                    .echelon()
+                    .rank();
+                assert_eq!(rank, basis.len(), "{m}x{n}: dependent");
+            }
+        }
+    }
 
     fn board(rows: &[&str]) -> Board {
         Board::from_rows(rows).unwrap()

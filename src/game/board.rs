@@ -12,6 +12,51 @@ pub struct Board {
     bits: BitVec,
 }
 
+/// Appends a row of `0`/`1`/`.`/`#` and ASCII spaces to `bits` a word at a time and returns
+/// its width, or leaves `bits` alone and returns `None` when the line holds anything else (the
+/// caller then reads it character by character, reporting what it found).
+fn push_ascii_row(bits: &mut BitVec, line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    if !bytes
+        .iter()
+        .all(|b| matches!(b, b'0' | b'1' | b'.' | b'#' | b' ' | b'\t' | b'\r'))
+    {
+        return None;
+    }
+    let mut word = 0u64;
+    let mut fill = 0;
+    let mut width = 0;
+    let mut words = Vec::with_capacity(bytes.len() / 64 + 1);
+    for &b in bytes {
+        let bit = match b {
+            b'1' | b'#' => 1,
+            b'0' | b'.' => 0,
+            _ => continue,
+        };
+        word |= bit << fill;
+        fill += 1;
+        width += 1;
+        if fill == 64 {
+            words.push(word);
+            (word, fill) = (0, 0);
+        }
+    }
+    if fill > 0 {
+        words.push(word);
+    }
+    bits.extend(&BitVec::from_words(words, width));
+    Some(width)
+}
+
+/// The fix for a digit that a board of `states` states cannot hold: `; use --states N` with the
+/// least `N` that holds it, or nothing for a character that is not such a digit.
+pub(crate) fn states_hint(c: char, states: u32) -> String {
+    match c.to_digit(10) {
+        Some(d) if d >= states => format!("; for a board with digit {d} pass --states {}", d + 1),
+        _ => String::new(),
+    }
+}
+
 impl Board {
     /// The all-off board.
     pub fn zeros(rows: usize, cols: usize) -> Self {
@@ -47,6 +92,10 @@ impl Board {
         let mut bits = BitVec::zeros(0);
         let mut shape = RowShape::default();
         for (lineno, line) in text.lines().enumerate() {
+            if let Some(width) = push_ascii_row(&mut bits, line) {
+                shape.row(width, lineno)?;
+                continue;
+            }
             let mut width = 0;
             for (col, ch) in line.chars().enumerate() {
                 let b = match ch {
@@ -56,9 +105,10 @@ impl Board {
                     c => {
                         return Err(Error::Board {
                             reason: format!(
-                                "line {}, column {}: unexpected character {c:?} (expected 0, 1, . or #)",
+                                "line {}, column {}: unexpected character {c:?} (expected 0, 1, . or #{})",
                                 lineno + 1,
-                                col + 1
+                                col + 1,
+                                states_hint(c, 2)
                             ),
                         });
                     }
@@ -202,6 +252,10 @@ mod tests {
         assert_eq!(b.to_string(), "001\n010\n111\n");
         assert!(Board::parse("01\n011").is_err());
         assert!(Board::parse("0x").is_err());
+        let e = Board::parse("013").unwrap_err().to_string();
+        assert!(e.contains("pass --states 4"), "{e}");
+        let e = Board::parse("01x").unwrap_err().to_string();
+        assert!(!e.contains("--states"), "{e}");
         assert!(Board::parse("\n \n").is_err());
         assert_eq!(b.transpose().to_string(), "001\n011\n101\n");
     }

@@ -16,8 +16,7 @@
 //! column) holding a single one; the first `height - 1` press rows are the unknowns and the
 //! `height - 1` lights rows they lead are the constraints.
 //!
-//! Also here: the Toggle Squares one-way and two-way clearing algorithms of the notes
-//! ([`squares_one_way`], [`squares_two_way`]).
+//! The Toggle Squares clearing sweeps of the notes are in [`super::squares`].
 
 use super::{Board, Game, Pattern};
 use crate::error::{Error, Result};
@@ -212,6 +211,40 @@ fn xor_within(data: &mut [u64], dst: usize, src: usize, len: usize) {
         let (lo, hi) = data.split_at_mut(dst);
         for (d, s) in hi[..len].iter_mut().zip(&lo[src..src + len]) {
             *d ^= s;
+        }
+    }
+}
+
+/// `data[dst..dst + len] ^= data[s..s + len]` for every `s` in `srcs` (at most four ranges,
+/// each disjoint from the destination), in one pass over the destination.
+#[inline]
+fn xor_many_within(data: &mut [u64], dst: usize, srcs: &[usize], len: usize) {
+    let (lo, rest) = data.split_at_mut(dst);
+    let (d, hi) = rest.split_at_mut(len);
+    let src = |s: usize| -> &[u64] {
+        if s < dst {
+            &lo[s..s + len]
+        } else {
+            &hi[s - dst - len..s - dst]
+        }
+    };
+    match *srcs {
+        [] => {}
+        [a] => d.iter_mut().zip(src(a)).for_each(|(d, a)| *d ^= a),
+        [a, b] => {
+            for ((d, a), b) in d.iter_mut().zip(src(a)).zip(src(b)) {
+                *d ^= a ^ b;
+            }
+        }
+        [a, b, c] => {
+            for (((d, a), b), c) in d.iter_mut().zip(src(a)).zip(src(b)).zip(src(c)) {
+                *d ^= a ^ b ^ c;
+            }
+        }
+        _ => {
+            for &s in srcs {
+                d.iter_mut().zip(src(s)).for_each(|(d, a)| *d ^= a);
+            }
         }
     }
 }
@@ -496,12 +529,7 @@ impl Chaser {
                 game.states
             )));
         }
-        let Some(stencil) = game.pattern.stencil() else {
-            return Err(bad(format!(
-                "light chasing needs a stencil game (lights-out, squares, stencil), found {}",
-                game.pattern.spec_name()
-            )));
-        };
+        let stencil = chase_stencil(game)?;
         let (m, n) = (game.rows, game.cols);
         let offsets = stencil.offsets();
         if offsets.is_empty() || m == 0 || n == 0 {
@@ -637,6 +665,19 @@ impl Chaser {
     }
 }
 
+/// The stencil of a game light chasing can take, or the error saying it needs one.
+pub(crate) fn chase_stencil(game: &Game) -> Result<super::Stencil> {
+    game.pattern.stencil().ok_or_else(|| {
+        Error::spec(
+            game.to_string(),
+            format!(
+                "light chasing needs a stencil game (lights-out, squares, stencil), found {}",
+                game.pattern.spec_name()
+            ),
+        )
+    })
+}
+
 /// One-shot light chasing: presses that solve `board`, `Ok(None)` when it is unsolvable.
 ///
 /// # Errors
@@ -697,6 +738,10 @@ fn linear_chase(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
             if !reuse {
                 ring[dst..dst + w].fill(0);
             }
+            // Ring sources are XORed into the slot together, so that the slot (which on wide
+            // boards comes from memory) is read and written once, not once per source.
+            let mut offs = [0usize; 4];
+            let mut count = 0;
             for &(dr, dc) in &layout.others {
                 if reuse && (dr, dc) == keep {
                     continue;
@@ -704,9 +749,14 @@ fn linear_chase(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
                 match source(q as isize - dr, k as isize - dc, p) {
                     Source::Off => {}
                     Source::Var(v) => ring[dst + v / 64] ^= 1 << (v % 64),
+                    Source::Ring(off) if count < offs.len() => {
+                        offs[count] = off;
+                        count += 1;
+                    }
                     Source::Ring(off) => xor_within(&mut ring, dst, off, w),
                 }
             }
+            xor_many_within(&mut ring, dst, &offs[..count], w);
         }
         while ci < cons.len() && cons[ci].2 == p {
             let (q, k, _) = cons[ci];
@@ -868,118 +918,6 @@ pub fn effect(game: &Game, presses: &BitVec) -> Result<Board> {
     let mut out = Rows::zeros(m, n);
     apply_offsets(&offsets, game.torus, &p, &mut out);
     Board::from_bits(m, n, out.to_bits())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Toggle Squares: the notes' clearing algorithms
-// ---------------------------------------------------------------------------------------------
-
-/// A board being cleared by 3x3-block presses, with the presses made so far (mod 2).
-struct Sweep {
-    g: Board,
-    presses: BitVec,
-}
-
-impl Sweep {
-    fn new(board: &Board) -> Sweep {
-        Sweep {
-            g: board.clone(),
-            presses: BitVec::zeros(board.rows() * board.cols()),
-        }
-    }
-
-    fn press(&mut self, r: usize, c: usize) {
-        let (m, n) = (self.g.rows(), self.g.cols());
-        self.presses.flip(r * n + c);
-        for i in r.saturating_sub(1)..(r + 2).min(m) {
-            for j in c.saturating_sub(1)..(c + 2).min(n) {
-                self.g.flip(i, j);
-            }
-        }
-    }
-
-    fn row_clear(&self, i: usize) -> bool {
-        (0..self.g.cols()).all(|j| !self.g.get(i, j))
-    }
-
-    /// Clears row `i` with presses in row `p` (one of `i - 1, i, i + 1`), the two-way way:
-    /// right to left pressing below-left (or above-left) of each lit cell, which leaves at most
-    /// the first cell lit; on `3k + 1` columns a lone first light is first shifted one cell
-    /// right by pressing above or below it; then left to right pressing below-right of each
-    /// lit cell, which walks a lone light to the end, where `..11` is cleared by the last
-    /// press.
-    fn clear_row(&mut self, i: usize, p: usize) {
-        let n = self.g.cols();
-        for j in (1..n).rev() {
-            if self.g.get(i, j) {
-                self.press(p, j - 1);
-            }
-        }
-        if n % 3 == 1 && self.g.get(i, 0) {
-            self.press(p, 0);
-        }
-        for j in 0..n {
-            if self.g.get(i, j) && j + 1 < n {
-                self.press(p, j + 1);
-            }
-        }
-    }
-
-    fn done(self) -> Option<BitVec> {
-        self.g.bits().is_zero().then_some(self.presses)
-    }
-}
-
-/// The one-way algorithm of the Toggle Squares notes (Theorem 3): rows top to bottom, cells
-/// right to left, press the cell below-left of every lit cell; the last row must come out dark.
-///
-/// The presses it uses (rows `1..m`, columns `0..n-1`) are independent, and when both sides
-/// are `3k + 2` they span every solvable board, so there `None` means unsolvable. On other
-/// sizes `None` only means the sweep left lights on (the board may still be solvable: use
-/// [`squares_two_way`] or [`chase_solve`]).
-pub fn squares_one_way(board: &Board) -> Option<BitVec> {
-    let (m, n) = (board.rows(), board.cols());
-    let mut s = Sweep::new(board);
-    for i in 0..m.saturating_sub(1) {
-        for j in (0..n).rev() {
-            if s.g.get(i, j) {
-                if j == 0 {
-                    return None;
-                }
-                s.press(i + 1, j - 1);
-            }
-        }
-    }
-    s.done()
-}
-
-/// The two-way algorithm of the Toggle Squares notes (Theorems 4 and 5): clear rows top to
-/// bottom with presses in the row below, then bottom to top with presses in the row above
-/// (each row cleared two-way, see the module docs); on `3k + 1` rows the bottom row is first
-/// moved up by presses in the bottom row itself.
-///
-/// Every board is solvable when neither side is `3k + 2`, and there it always succeeds. On
-/// other sizes `None` means the sweep left lights on.
-///
-/// The notes say the second pass of a row runs "from right to left"; their proof walks a lone
-/// light from the left edge to the right one, which needs left to right, as done here.
-pub fn squares_two_way(board: &Board) -> Option<BitVec> {
-    let m = board.rows();
-    let mut s = Sweep::new(board);
-    for i in 0..m.saturating_sub(1) {
-        if !s.row_clear(i) {
-            s.clear_row(i, i + 1);
-        }
-    }
-    if m % 3 == 1 && !s.row_clear(m - 1) {
-        s.clear_row(m - 1, m - 1);
-    }
-    for i in (1..m).rev() {
-        if !s.row_clear(i) {
-            s.clear_row(i, i - 1);
-        }
-    }
-    s.done()
 }
 
 #[cfg(test)]

@@ -3,10 +3,17 @@
 pub mod alien;
 mod board;
 pub mod chase;
+pub mod decompose;
+mod gray;
+pub mod hardest;
 pub mod pattern;
+pub mod qalien;
+pub mod qchase;
+pub mod qshortest;
 pub mod qstate;
 pub mod shortest;
 pub mod solver;
+pub mod squares;
 
 pub use board::Board;
 pub use pattern::{Game, Pattern, Stencil};

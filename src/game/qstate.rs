@@ -12,7 +12,7 @@
 //!
 //! A board `b` is solved by presses `x` when `b + A x = 0 (mod Q)`.
 
-use super::board::RowShape;
+use super::board::{RowShape, states_hint};
 use super::{Game, Pattern};
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
@@ -96,10 +96,11 @@ impl QBoard {
                                 return Err(Error::Board {
                                     reason: format!(
                                         "line {}, column {}: unexpected character {c:?} \
-                                         (expected a digit 0..{})",
+                                         (expected a digit 0..{}{})",
                                         lineno + 1,
                                         col + 1,
-                                        states - 1
+                                        states - 1,
+                                        states_hint(c, states)
                                     ),
                                 });
                             }
@@ -225,8 +226,14 @@ fn inverse(a: u64, m: u64) -> u64 {
     e.x.rem_euclid(m as i128) as u64
 }
 
+/// The CRT idempotent of the factor `pr` of `q`: `1 (mod pr)`, `0 (mod q / pr)`.
+pub(crate) fn crt_idempotent(pr: u64, q: u64) -> u64 {
+    let m = q / pr;
+    ((m as u128 * inverse(m % pr, pr) as u128) % q as u128) as u64
+}
+
 /// The prime factorisation `[(p, r)]` of `q`, by trial division.
-fn factorize(mut q: u64) -> Vec<(u64, u32)> {
+pub(crate) fn factorize(mut q: u64) -> Vec<(u64, u32)> {
     let mut out = Vec::new();
     let mut d = 2;
     while d * d <= q {
@@ -372,8 +379,7 @@ impl Local {
             }
             local.exps.push(e);
         }
-        let m = q / pr;
-        local.idem = ((m as u128 * inverse(m % pr, pr) as u128) % q as u128) as u64;
+        local.idem = crt_idempotent(pr, q);
         local.u = u;
         local.v = v;
         local
@@ -452,12 +458,118 @@ pub struct QuietPattern {
     pub order: u64,
 }
 
+/// A linear system `A x = c` over `Z/QZ` (`rows x cols`), reduced once to Smith normal form
+/// per prime power: the arithmetic of [`QSolver`], also used on light chasing's constraint
+/// systems.
+#[derive(Clone, Debug)]
+pub(crate) struct ZqSystem {
+    q: u64,
+    rows: usize,
+    cols: usize,
+    locals: Vec<Local>,
+}
+
+impl ZqSystem {
+    /// Reduces the row-major `rows x cols` matrix `a` (entries below `q`).
+    pub(crate) fn new(a: Vec<u64>, rows: usize, cols: usize, q: u64) -> ZqSystem {
+        let locals = factorize(q)
+            .into_iter()
+            .map(|(p, r)| {
+                let pr = p.pow(r);
+                let local = a.iter().map(|&v| v % pr).collect();
+                Local::reduce(local, rows, cols, p, r, q)
+            })
+            .collect();
+        ZqSystem {
+            q,
+            rows,
+            cols,
+            locals,
+        }
+    }
+
+    fn invariant_factors(&self) -> Vec<(u64, usize)> {
+        let n = self.rows.min(self.cols);
+        let mut factors = vec![1u64; n];
+        for l in &self.locals {
+            let mut exps = l.exps.clone();
+            exps.sort_unstable();
+            exps.resize(n, l.r);
+            for (f, e) in factors.iter_mut().zip(exps) {
+                *f *= l.p.pow(e);
+            }
+        }
+        let mut out: Vec<(u64, usize)> = Vec::new();
+        for f in factors {
+            let f = if f == self.q { 0 } else { f };
+            match out.iter_mut().find(|(d, _)| *d == f) {
+                Some((_, c)) => *c += 1,
+                None => out.push((f, 1)),
+            }
+        }
+        out.sort_by_key(|&(d, _)| if d == 0 { u64::MAX } else { d });
+        out
+    }
+
+    /// The size of the image of `A`.
+    fn image_size(&self) -> BigUint {
+        let mut n = BigUint::one();
+        for (d, c) in self.invariant_factors() {
+            if let Some(index) = self.q.checked_div(d) {
+                n *= BigUint::from(index).pow(c);
+            }
+        }
+        n
+    }
+
+    /// The number of solutions of each solvable `A x = c`: `Q^cols / |image|`.
+    pub(crate) fn solutions(&self) -> BigUint {
+        BigUint::from(self.q).pow(self.cols) / self.image_size()
+    }
+
+    /// The value `= x (mod p^r)`, `= 0 (mod Q / p^r)`.
+    fn lift(&self, l: &Local, x: u64) -> u32 {
+        ((x as u128 * l.idem as u128) % self.q as u128) as u32
+    }
+
+    fn kernel(&self) -> Vec<QuietPattern> {
+        let mut out = Vec::new();
+        for l in &self.locals {
+            for (g, order) in l.kernel(self.cols) {
+                out.push(QuietPattern {
+                    presses: g.iter().map(|&x| self.lift(l, x)).collect(),
+                    order,
+                });
+            }
+        }
+        out
+    }
+
+    /// `x` with `A x = target (mod Q)`, or `w` with `w A = 0` and `w . target != 0`.
+    pub(crate) fn attain(&self, target: &[u32]) -> Result<Vec<u32>, Vec<u32>> {
+        assert_eq!(target.len(), self.rows, "one value per row");
+        let mut x = vec![0u64; self.cols];
+        for l in &self.locals {
+            let c: Vec<u64> = target.iter().map(|&v| v as u64 % l.pr).collect();
+            match l.solve(&c, self.rows, self.cols) {
+                Ok(xl) => {
+                    for (xi, v) in x.iter_mut().zip(xl) {
+                        *xi = (*xi + self.lift(l, v) as u64) % self.q;
+                    }
+                }
+                Err(w) => return Err(w.iter().map(|&v| self.lift(l, v)).collect()),
+            }
+        }
+        Ok(x.into_iter().map(|v| v as u32).collect())
+    }
+}
+
 /// A q-state game with its move matrix reduced once over `Z/QZ`.
 #[derive(Clone, Debug)]
 pub struct QSolver {
     game: Game,
     q: u64,
-    locals: Vec<Local>,
+    sys: ZqSystem,
 }
 
 impl QSolver {
@@ -489,14 +601,10 @@ impl QSolver {
                 a[c * moves + mv] = 1;
             }
         }
-        let locals = factorize(q)
-            .into_iter()
-            .map(|(p, r)| Local::reduce(a.clone(), cells, moves, p, r, q))
-            .collect();
         Ok(QSolver {
             game: game.clone(),
             q,
-            locals,
+            sys: ZqSystem::new(a, cells, moves, q),
         })
     }
 
@@ -509,26 +617,7 @@ impl QSolver {
     /// `(d, count)` pairs with `d` a divisor of `Q` in increasing order and `d = 0` standing for
     /// a zero factor. There are `min(cells, moves)` factors in all.
     pub fn invariant_factors(&self) -> Vec<(u64, usize)> {
-        let n = self.game.num_cells().min(self.game.num_moves());
-        let mut factors = vec![1u64; n];
-        for l in &self.locals {
-            let mut exps = l.exps.clone();
-            exps.sort_unstable();
-            exps.resize(n, l.r);
-            for (f, e) in factors.iter_mut().zip(exps) {
-                *f *= l.p.pow(e);
-            }
-        }
-        let mut out: Vec<(u64, usize)> = Vec::new();
-        for f in factors {
-            let f = if f == self.q { 0 } else { f };
-            match out.iter_mut().find(|(d, _)| *d == f) {
-                Some((_, c)) => *c += 1,
-                None => out.push((f, 1)),
-            }
-        }
-        out.sort_by_key(|&(d, _)| if d == 0 { u64::MAX } else { d });
-        out
+        self.sys.invariant_factors()
     }
 
     /// The rank over `Z/QZ` in McCoy's sense: the number of invariant factors equal to 1 (the
@@ -550,13 +639,7 @@ impl QSolver {
     /// The number of solvable boards: the size of the image of the move matrix,
     /// `prod Q / d` over the nonzero invariant factors `d`.
     pub fn solvable_count(&self) -> BigUint {
-        let mut n = BigUint::one();
-        for (d, c) in self.invariant_factors() {
-            if let Some(index) = self.q.checked_div(d) {
-                n *= BigUint::from(index).pow(c);
-            }
-        }
-        n
+        self.sys.image_size()
     }
 
     /// The fraction of boards that are solvable, reduced.
@@ -569,28 +652,13 @@ impl QSolver {
 
     /// The number of press vectors (counts mod `Q`) solving each solvable board.
     pub fn solutions_per_board(&self) -> BigUint {
-        BigUint::from(self.q).pow(self.game.num_moves()) / self.solvable_count()
+        self.sys.solutions()
     }
 
     /// Generators of the quiet patterns (the kernel of the move matrix over `Z/QZ`); the
     /// product of their orders is [`QSolver::solutions_per_board`].
     pub fn quiet_patterns(&self) -> Vec<QuietPattern> {
-        let moves = self.game.num_moves();
-        let mut out = Vec::new();
-        for l in &self.locals {
-            for (g, order) in l.kernel(moves) {
-                out.push(QuietPattern {
-                    presses: g.iter().map(|&x| self.lift(l, x)).collect(),
-                    order,
-                });
-            }
-        }
-        out
-    }
-
-    /// The value `= x (mod p^r)`, `= 0 (mod Q / p^r)`.
-    fn lift(&self, l: &Local, x: u64) -> u32 {
-        ((x as u128 * l.idem as u128) % self.q as u128) as u32
+        self.sys.kernel()
     }
 
     /// Solves `A x = target (mod Q)`: presses that produce `target` from the zero board (the
@@ -599,21 +667,8 @@ impl QSolver {
     /// # Panics
     /// If `target` does not have one value per cell.
     pub fn attain(&self, target: &[u32]) -> Result<Vec<u32>, Vec<u32>> {
-        let (cells, moves) = (self.game.num_cells(), self.game.num_moves());
-        assert_eq!(target.len(), cells, "one value per cell");
-        let mut x = vec![0u64; moves];
-        for l in &self.locals {
-            let c: Vec<u64> = target.iter().map(|&v| v as u64 % l.pr).collect();
-            match l.solve(&c, cells, moves) {
-                Ok(xl) => {
-                    for (xi, v) in x.iter_mut().zip(xl) {
-                        *xi = (*xi + self.lift(l, v) as u64) % self.q;
-                    }
-                }
-                Err(w) => return Err(w.iter().map(|&v| self.lift(l, v)).collect()),
-            }
-        }
-        Ok(x.into_iter().map(|v| v as u32).collect())
+        assert_eq!(target.len(), self.game.num_cells(), "one value per cell");
+        self.sys.attain(target)
     }
 
     /// Presses `x` (counts `0..Q` per move) with `board + A x = 0 (mod Q)`, or a certificate
@@ -882,6 +937,8 @@ mod tests {
         assert_eq!((b.rows(), b.cols()), (2, 3));
         assert_eq!(b.to_string(), "012\n301\n");
         assert!(QBoard::parse("014", 4).is_err());
+        let e = QBoard::parse("016", 4).unwrap_err().to_string();
+        assert!(e.contains("pass --states 7"), "{e}");
         assert!(QBoard::parse("01\n0", 4).is_err());
         let big = QBoard::parse("10 0 11\n3 4 5", 12).unwrap();
         assert_eq!(big.to_string(), "10 0 11\n3 4 5\n");

@@ -218,6 +218,32 @@ impl BitVec {
         v
     }
 
+    /// The bits as one character each (`zero` or `one`, both ASCII), bit 0 first; a word at a
+    /// time, for the strings of huge boards.
+    pub fn to_chars(&self, zero: u8, one: u8) -> String {
+        let mut out = Vec::with_capacity(self.len);
+        for (k, &w) in self.words.iter().enumerate() {
+            let bits = (self.len - 64 * k).min(64);
+            out.extend((0..bits).map(|i| if (w >> i) & 1 == 1 { one } else { zero }));
+        }
+        String::from_utf8(out).expect("ASCII")
+    }
+
+    /// Appends the bits of `other`, a word at a time.
+    pub fn extend(&mut self, other: &BitVec) {
+        let shift = self.len % 64;
+        if shift == 0 {
+            self.words.extend_from_slice(&other.words);
+        } else {
+            for &w in &other.words {
+                *self.words.last_mut().expect("a partial word") |= w << shift;
+                self.words.push(w >> (64 - shift));
+            }
+        }
+        self.len += other.len;
+        self.words.truncate(words_for(self.len));
+    }
+
     /// Appends one bit.
     pub fn push(&mut self, b: bool) {
         if self.len.is_multiple_of(64) {
@@ -231,10 +257,7 @@ impl BitVec {
 impl fmt::Display for BitVec {
     /// `0`/`1` characters, bit 0 first.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s: String = (0..self.len)
-            .map(|i| if self.get(i) { '1' } else { '0' })
-            .collect();
-        f.write_str(&s)
+        f.write_str(&self.to_chars(b'0', b'1'))
     }
 }
 
@@ -254,6 +277,30 @@ impl std::str::FromStr for BitVec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extend_appends_bit_by_bit() {
+        for (a, b) in [(0, 5), (3, 64), (64, 70), (61, 130), (100, 0)] {
+            let x = BitVec::from_bools(&(0..a).map(|i| i % 5 == 2).collect::<Vec<_>>());
+            let y = BitVec::from_bools(&(0..b).map(|i| i % 3 != 1).collect::<Vec<_>>());
+            let mut got = x.clone();
+            got.extend(&y);
+            let mut want = x.clone();
+            for i in 0..b {
+                want.push(y.get(i));
+            }
+            assert_eq!(got, want, "{a} + {b}");
+        }
+    }
+
+    #[test]
+    fn chars_match_the_bits() {
+        for len in [0, 1, 63, 64, 65, 130] {
+            let v = BitVec::from_bools(&(0..len).map(|i| i % 3 == 1).collect::<Vec<_>>());
+            let naive: String = (0..len).map(|i| if v.get(i) { '#' } else { '.' }).collect();
+            assert_eq!(v.to_chars(b'.', b'#'), naive);
+        }
+    }
 
     #[test]
     fn parse_display_roundtrip() {
