@@ -19,6 +19,7 @@ mod encode;
 mod fileio;
 mod info;
 mod plot;
+mod plot_awgn;
 mod progress;
 mod random;
 mod report;

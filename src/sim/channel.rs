@@ -1,5 +1,14 @@
-//! Binary channels that flip bits: the binary symmetric channel, a solid-burst channel and the
-//! Gilbert–Elliott two-state channel.
+//! The channels: binary ones that flip bits (the binary symmetric channel, a solid-burst channel
+//! and the Gilbert–Elliott two-state channel), the binary erasure channel, and BPSK over additive
+//! white Gaussian noise.
+//!
+//! BPSK sends bit `b` as `s = 1 - 2b` with energy `Es = 1`; the channel adds noise of variance
+//! `sigma^2 = 1 / (2 Es/N0)`. The noise of each bit is drawn as `sigma * s * z` with `z` standard
+//! normal (Ziggurat, `rand_distr`): since `z` is symmetric and independent of `s`, that is
+//! exactly AWGN, and it makes the received value `y = s (1 + sigma z)`, so the hard decision is
+//! wrong exactly when `1 + sigma z < 0` whatever was sent. The hard-decision path (bit flips)
+//! and the soft path (log-likelihood ratios `2 y / sigma^2`) therefore see the same noise from
+//! the same draws.
 //!
 //! Errors are placed by geometric skips: at error probability `p` the gap to the next error is
 //! drawn directly (`floor(ln U / ln(1 - p))`), so a block of `L` bits costs about `L p + 1`
@@ -11,6 +20,7 @@
 
 use crate::error::{Error, Result};
 use rand::Rng;
+use rand_distr::StandardNormal;
 use std::fmt;
 use std::str::FromStr;
 
@@ -90,6 +100,132 @@ pub enum Channel {
         /// Bit error probability in the bad state.
         p_b: f64,
     },
+    /// BPSK over additive white Gaussian noise at `Es/N0` (dB) per channel bit.
+    Awgn {
+        /// Energy per channel symbol over the noise density, in dB (`R * Eb/N0` in dB terms:
+        /// `Eb/N0 + 10 log10 R`).
+        esn0_db: f64,
+    },
+    /// The binary erasure channel: every bit is erased independently with probability `e`.
+    Bec {
+        /// Erasure probability.
+        e: f64,
+    },
+}
+
+/// The standard normal tail `Q(x) = P(Z > x) = erfc(x / sqrt 2) / 2`.
+pub fn q_function(x: f64) -> f64 {
+    0.5 * erfc(x / std::f64::consts::SQRT_2)
+}
+
+/// The complementary error function, by W. J. Cody's rational approximations (relative error
+/// below 1e-15 over the whole line).
+pub fn erfc(x: f64) -> f64 {
+    if x < 0.0 {
+        return 2.0 - erfc(-x);
+    }
+    if x < 0.5 {
+        return 1.0 - erf_small(x);
+    }
+    if x > 27.0 {
+        return 0.0;
+    }
+    let (p, q): (&[f64], &[f64]) = if x <= 4.0 {
+        (
+            &[
+                5.641_884_969_886_700_9e-1,
+                8.883_149_794_388_375_9,
+                6.611_919_063_714_163e1,
+                2.986_351_381_974_001_3e2,
+                8.819_522_212_417_691e2,
+                1.712_047_612_634_070_7e3,
+                2.051_078_377_826_071_6e3,
+                1.230_339_354_797_997_2e3,
+                2.153_115_354_744_038_5e-8,
+            ],
+            &[
+                1.574_492_611_070_983_4e1,
+                1.176_939_508_913_125e2,
+                5.371_811_018_620_098_5e2,
+                1.621_389_574_566_690_2e3,
+                3.290_799_235_733_459_6e3,
+                4.362_619_090_143_247e3,
+                3.439_367_674_143_721_6e3,
+                1.230_339_354_803_749_5e3,
+            ],
+        )
+    } else {
+        (
+            &[
+                3.053_266_349_612_323_4e-1,
+                3.603_448_999_498_044_5e-1,
+                1.257_817_261_112_292_6e-1,
+                1.608_378_514_874_227_5e-2,
+                6.587_491_615_298_378_5e-4,
+                1.631_538_713_730_709_6e-2,
+            ],
+            &[
+                2.568_520_192_289_822,
+                1.872_952_849_923_460_4,
+                5.279_051_029_514_284e-1,
+                6.051_834_131_244_132e-2,
+                2.335_204_976_268_691_8e-3,
+            ],
+        )
+    };
+    let ratio = if x <= 4.0 {
+        let mut num = p[8] * x;
+        let mut den = x;
+        for i in 0..7 {
+            num = (num + p[i]) * x;
+            den = (den + q[i]) * x;
+        }
+        (num + p[7]) / (den + q[7])
+    } else {
+        let z = 1.0 / (x * x);
+        let mut num = p[5] * z;
+        let mut den = z;
+        for i in 0..4 {
+            num = (num + p[i]) * z;
+            den = (den + q[i]) * z;
+        }
+        let r = z * (num + p[4]) / (den + q[4]);
+        (1.0 / std::f64::consts::PI.sqrt() - r) / x
+    };
+    // exp(-x^2) split as exp(-xs^2) exp(-(x - xs)(x + xs)) keeps the precision of x^2.
+    let xs = (x * 16.0).trunc() / 16.0;
+    let del = (x - xs) * (x + xs);
+    (-xs * xs).exp() * (-del).exp() * ratio
+}
+
+/// `erf(x)` for `|x| < 0.5` (Cody's first interval).
+fn erf_small(x: f64) -> f64 {
+    const A: [f64; 5] = [
+        3.161_123_743_870_565_6,
+        1.138_641_541_510_501_6e2,
+        3.774_852_376_853_020_2e2,
+        3.209_377_589_138_469_5e3,
+        1.857_777_061_846_031_5e-1,
+    ];
+    const B: [f64; 4] = [
+        2.360_129_095_234_412_2e1,
+        2.440_246_379_344_441_7e2,
+        1.282_616_526_077_372_3e3,
+        2.844_236_833_439_170_6e3,
+    ];
+    let z = x * x;
+    let mut num = A[4] * z;
+    let mut den = z;
+    for i in 0..3 {
+        num = (num + A[i]) * z;
+        den = (den + B[i]) * z;
+    }
+    x * (num + A[3]) / (den + B[3])
+}
+
+/// `10^(db / 10)`.
+pub fn db_to_linear(db: f64) -> f64 {
+    10f64.powf(db / 10.0)
 }
 
 impl Channel {
@@ -107,7 +243,15 @@ impl Channel {
                 let bad = stationary_bad(p_gb, p_bg);
                 bad * p_b + (1.0 - bad) * p_g
             }
+            Channel::Awgn { esn0_db } => q_function((2.0 * db_to_linear(esn0_db)).sqrt()),
+            Channel::Bec { e } => e,
         }
+    }
+
+    /// True for the channels whose output is not a flipped bit (AWGN, BEC): they need a decoder
+    /// that reads reliabilities or erasures, except AWGN with hard decisions.
+    pub fn is_soft(&self) -> bool {
+        matches!(self, Channel::Awgn { .. } | Channel::Bec { .. })
     }
 
     /// True for the binary symmetric channel (the only one with exact figures).
@@ -130,6 +274,10 @@ impl Channel {
                 err: [Geometric::new(p_g), Geometric::new(p_b)],
                 bad: stationary_bad(p_gb, p_bg),
             },
+            Channel::Awgn { esn0_db } => Sampler::Awgn {
+                sigma: (0.5 / db_to_linear(esn0_db)).sqrt(),
+            },
+            Channel::Bec { e } => Sampler::Bec(Geometric::new(e)),
         }
     }
 
@@ -163,6 +311,13 @@ pub enum Sampler {
         /// Stationary probability of the bad state.
         bad: f64,
     },
+    /// AWGN with BPSK: flips are the hard decisions that come out wrong.
+    Awgn {
+        /// Noise standard deviation (signal amplitude 1).
+        sigma: f64,
+    },
+    /// Binary erasure channel: the "flips" are the erased positions.
+    Bec(Geometric),
 }
 
 impl Sampler {
@@ -216,7 +371,49 @@ impl Sampler {
                     }
                 }
             }
+            Sampler::Awgn { sigma } => {
+                gaussian_frames(rng, lanes * len, |t, z| {
+                    if 1.0 + sigma * z < 0.0 {
+                        flip(t / len, t % len);
+                    }
+                });
+            }
+            Sampler::Bec(g) => Sampler::Bsc(g).sample_frames(rng, lanes, len, flip),
         }
+    }
+
+    /// For each of `lanes * len` bits (lane-major, as [`Sampler::sample_frames`] draws them),
+    /// the log-likelihood ratio of the bit *as sent*: `out[t] * (1 - 2 b)` is the LLR of the
+    /// received bit `b` (positive: 0 more likely). AWGN gives `2 (1 + sigma z) / sigma^2`, the
+    /// erasure channel `0` for an erased bit and `1` otherwise; the bit-flipping channels `-1`
+    /// for a flipped bit and `1` otherwise. Same draws, same noise as `sample_frames`.
+    pub fn sample_agreement<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        lanes: usize,
+        len: usize,
+        out: &mut Vec<f32>,
+    ) {
+        out.clear();
+        out.resize(lanes * len, 1.0);
+        match *self {
+            Sampler::Awgn { sigma } => {
+                let scale = 2.0 / (sigma * sigma);
+                gaussian_frames(rng, lanes * len, |t, z| {
+                    out[t] = (scale * (1.0 + sigma * z)) as f32;
+                });
+            }
+            Sampler::Bec(_) => self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = 0.0),
+            _ => self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = -1.0),
+        }
+    }
+}
+
+/// Calls `f(t, z)` with `count` standard normal draws, `t` increasing.
+#[inline]
+fn gaussian_frames<R: Rng + ?Sized>(rng: &mut R, count: usize, mut f: impl FnMut(usize, f64)) {
+    for t in 0..count {
+        f(t, rng.sample(StandardNormal));
     }
 }
 
@@ -259,6 +456,8 @@ impl fmt::Display for Channel {
                 fmt_prob(p_g),
                 fmt_prob(p_b)
             ),
+            Channel::Awgn { esn0_db } => write!(f, "awgn:esn0={esn0_db}"),
+            Channel::Bec { e } => write!(f, "bec:{}", fmt_prob(e)),
         }
     }
 }
@@ -302,6 +501,10 @@ pub enum ChannelSpec {
     Burst(usize, Param),
     /// `ge:P_GB:P_BG:P_G:P_B`.
     GilbertElliott([Param; 4]),
+    /// `awgn`: BPSK over AWGN, its noise levels given apart (`--ebn0`).
+    Awgn,
+    /// `bec:E`: the binary erasure channel.
+    Bec(Param),
 }
 
 impl ChannelSpec {
@@ -310,7 +513,14 @@ impl ChannelSpec {
             ChannelSpec::Bsc(p) => vec![*p],
             ChannelSpec::Burst(_, r) => vec![*r],
             ChannelSpec::GilbertElliott(ps) => ps.to_vec(),
+            ChannelSpec::Awgn => Vec::new(),
+            ChannelSpec::Bec(e) => vec![*e],
         }
+    }
+
+    /// True for `awgn`, whose noise levels come from a list of Eb/N0 (or Es/N0) values.
+    pub fn is_awgn(&self) -> bool {
+        matches!(self, ChannelSpec::Awgn)
     }
 
     /// True when the spec contains `p`, so that it needs values of the swept parameter.
@@ -322,9 +532,15 @@ impl ChannelSpec {
     ///
     /// # Errors
     /// [`Error::Spec`] when the spec has a placeholder and `p` is `None`, or a probability is
-    /// outside `[0, 1]`.
+    /// outside `[0, 1]`; for `awgn`, whose channel is [`Channel::Awgn`] at a given Es/N0.
     pub fn resolve(&self, p: Option<f64>) -> Result<Channel> {
         let text = self.to_string();
+        if self.is_awgn() {
+            return Err(Error::spec(
+                text,
+                "the awgn channel takes its noise levels from --ebn0, not from --p",
+            ));
+        }
         if self.has_placeholder() && p.is_none() {
             return Err(Error::spec(
                 text,
@@ -343,6 +559,8 @@ impl ChannelSpec {
                 p_g: c.resolve(p),
                 p_b: d.resolve(p),
             },
+            ChannelSpec::Bec(e) => Channel::Bec { e: e.resolve(p) },
+            ChannelSpec::Awgn => unreachable!("refused above"),
         };
         let probs: Vec<f64> = match ch {
             Channel::Bsc { p } => vec![p],
@@ -353,6 +571,8 @@ impl ChannelSpec {
                 p_g,
                 p_b,
             } => vec![p_gb, p_bg, p_g, p_b],
+            Channel::Bec { e } => vec![e],
+            Channel::Awgn { .. } => Vec::new(),
         };
         if let Some(bad) = probs.iter().find(|x| !(0.0..=1.0).contains(*x)) {
             return Err(Error::spec(
@@ -370,6 +590,8 @@ impl fmt::Display for ChannelSpec {
             ChannelSpec::Bsc(p) => write!(f, "bsc:{p}"),
             ChannelSpec::Burst(len, r) => write!(f, "burst:{len}:{r}"),
             ChannelSpec::GilbertElliott([a, b, c, d]) => write!(f, "ge:{a}:{b}:{c}:{d}"),
+            ChannelSpec::Awgn => f.write_str("awgn"),
+            ChannelSpec::Bec(e) => write!(f, "bec:{e}"),
         }
     }
 }
@@ -430,9 +652,18 @@ impl FromStr for ChannelSpec {
                 ])),
                 _ => usage("ge:P_GB:P_BG:P_G:P_B"),
             },
+            "awgn" => match args {
+                [] => Ok(ChannelSpec::Awgn),
+                _ => usage("awgn (its Eb/N0 values go in --ebn0)"),
+            },
+            "bec" => match args {
+                [] => Ok(ChannelSpec::Bec(Param::P)),
+                [e] => Ok(ChannelSpec::Bec(parse_param(e, s)?)),
+                _ => usage("bec or bec:E"),
+            },
             other => Err(Error::spec(
                 s,
-                format!("unknown channel `{other}` (expected bsc, burst or ge)"),
+                format!("unknown channel `{other}` (expected bsc, burst, ge, awgn or bec)"),
             )),
         }
     }
@@ -563,7 +794,59 @@ mod tests {
     }
 
     #[test]
+    fn erfc_and_q_known_values() {
+        // Reference values of erfc to 16 digits.
+        for (x, want) in [
+            (0.1, 0.887_537_083_981_715_1),
+            (1.0, 0.157_299_207_050_285_13),
+            (3.0, 2.209_049_699_858_544e-5),
+            (5.0, 1.537_459_794_428_034_8e-12),
+            (10.0, 2.088_487_583_762_545e-45),
+        ] {
+            assert!((erfc(x) / want - 1.0).abs() < 1e-14, "erfc({x}) = {}", erfc(x));
+            assert!(((2.0 - erfc(-x)) / want - 1.0).abs() < 1e-13);
+        }
+        assert!((q_function(0.0) - 0.5).abs() < 1e-16);
+        assert!((q_function(1.0) - 0.158_655_253_931_457_05).abs() < 1e-16);
+    }
+
+    #[test]
+    fn awgn_flips_are_the_wrong_hard_decisions() {
+        let ch = Channel::Awgn { esn0_db: 2.0 };
+        let p = ch.mean_error_rate();
+        // Q(sqrt(2 * 10^0.2)) = Q(1.7804...) = 0.0375...
+        assert!((p - 0.037_506).abs() < 1e-5, "{p}");
+        let frames = count_errors(&ch, 64, 2000, 5);
+        let total: usize = frames.iter().map(|f| f.len()).sum();
+        let mean = p * 128_000.0;
+        assert!((total as f64 - mean).abs() < 5.0 * mean.sqrt(), "{total} vs {mean}");
+        // The soft values of the same draws: negative exactly where a bit flipped.
+        let s = ch.sampler();
+        let mut out = Vec::new();
+        s.sample_agreement(&mut ChaCha8Rng::seed_from_u64(5), 64, 2000, &mut out);
+        for (lane, f) in frames.iter().enumerate() {
+            let neg: Vec<usize> = (0..2000).filter(|&t| out[lane * 2000 + t] < 0.0).collect();
+            assert_eq!(&neg, f);
+        }
+        let bec = Channel::Bec { e: 0.25 };
+        let mut out = Vec::new();
+        bec.sampler()
+            .sample_agreement(&mut ChaCha8Rng::seed_from_u64(1), 8, 100, &mut out);
+        assert_eq!(
+            out.iter().filter(|&&a| a == 0.0).count(),
+            count_errors(&bec, 8, 100, 1).iter().map(Vec::len).sum::<usize>()
+        );
+        assert!(out.iter().all(|&a| a == 0.0 || a == 1.0));
+    }
+
+    #[test]
     fn specs_parse_resolve_and_print() {
+        let a: ChannelSpec = "awgn".parse().unwrap();
+        assert!(a.is_awgn() && !a.has_placeholder());
+        assert!(a.resolve(None).is_err());
+        let e: ChannelSpec = "bec".parse().unwrap();
+        assert_eq!(e.resolve(Some(0.125)).unwrap(), Channel::Bec { e: 0.125 });
+        assert_eq!("bec:0.5".parse::<ChannelSpec>().unwrap().to_string(), "bec:0.5");
         let s: ChannelSpec = "bsc".parse().unwrap();
         assert!(s.has_placeholder());
         assert_eq!(s.resolve(Some(1e-3)).unwrap().to_string(), "bsc:0.001");
@@ -591,7 +874,9 @@ mod tests {
             "burst:x",
             "ge:1:2",
             "ge:0.1:0.1:0.1:-1",
-            "awgn",
+            "awgn:3",
+            "bec:2",
+            "bec:0.1:0.2",
         ] {
             assert!(bad.parse::<ChannelSpec>().is_err(), "{bad}");
         }

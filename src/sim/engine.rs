@@ -15,11 +15,16 @@
 //! differs from the one sent (a *miscorrected* frame, when nothing was detected). Bit errors
 //! count the wrong message bits delivered: the decoded message, or for a detected codeword the
 //! message bits as received.
+//!
+//! On AWGN and the erasure channel a [`DecoderKind`] other than `hard` decodes each codeword
+//! from its log-likelihood ratios (see [`crate::sim::soft`]); the noise is the same for every
+//! decoder, since the decoder is not part of the random streams' key.
 
 use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
 use super::report::PointResult;
-use crate::code::{BlockCode, Status, build};
+use super::soft::SoftBatch;
+use crate::code::{BlockCode, DecoderKind, SoftDecoder, Status, build, soft_decoder};
 use crate::error::{Error, Result};
 use crate::gf2::BitVec;
 use rand::{RngCore, SeedableRng};
@@ -144,8 +149,11 @@ pub struct Run {
 /// Reusable buffers of one worker.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    tx: Vec<u64>,
+    pub(crate) tx: Vec<u64>,
     rx: Vec<u64>,
+    pub(crate) agree: Vec<f32>,
+    pub(crate) llr: Vec<f32>,
+    pub(crate) word: BitVec,
 }
 
 /// A code on a channel, ready to simulate.
@@ -159,6 +167,8 @@ pub struct Simulator {
     key: [u8; 32],
     seed: u64,
     engine: Engine,
+    decoder: DecoderKind,
+    soft: Option<Box<dyn SoftDecoder>>,
 }
 
 impl Simulator {
@@ -197,7 +207,48 @@ impl Simulator {
             key: h.finalize().into(),
             seed,
             engine,
+            decoder: DecoderKind::Hard,
+            soft: None,
         })
+    }
+
+    /// The same simulator with another decoder. `hard` runs on the bit-flipping channels and
+    /// AWGN (hard decisions); `ml`, `chase` and `iterative` need AWGN; `erasure` needs the
+    /// erasure channel, which needs it. Every decoder but `hard` runs on the soft path, one
+    /// codeword at a time, whatever the engine.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] for a decoder the channel or the code cannot have (see
+    /// [`soft_decoder`]).
+    pub fn with_decoder(mut self, decoder: DecoderKind) -> Result<Self> {
+        let ch = self.channel;
+        let fits = match decoder {
+            DecoderKind::Hard => !matches!(ch, Channel::Bec { .. }),
+            DecoderKind::Erasure => matches!(ch, Channel::Bec { .. }),
+            _ => matches!(ch, Channel::Awgn { .. }),
+        };
+        if !fits {
+            let needs = match decoder {
+                DecoderKind::Hard => "a channel that flips bits or awgn",
+                DecoderKind::Erasure => "the erasure channel (bec)",
+                _ => "the awgn channel (soft values)",
+            };
+            return Err(Error::Limit {
+                what: format!("the {} decoder on {ch}", decoder.as_str()),
+                reason: format!("expected {needs}, found {ch}"),
+            });
+        }
+        self.soft = match decoder {
+            DecoderKind::Hard => None,
+            kind => Some(soft_decoder(self.code.as_ref(), kind)?),
+        };
+        self.decoder = decoder;
+        Ok(self)
+    }
+
+    /// The decoder.
+    pub fn decoder(&self) -> DecoderKind {
+        self.decoder
     }
 
     /// The code.
@@ -228,6 +279,15 @@ impl Simulator {
 
     /// Runs batch number `batch` (64 frames) and counts the frames of the lanes in `active`.
     pub fn batch(&self, scratch: &mut Scratch, batch: u64, active: u64) -> Counts {
+        if let Some(decoder) = &self.soft {
+            let soft = SoftBatch {
+                kernel: &self.kernel,
+                sampler: &self.sampler,
+                decoder: decoder.as_ref(),
+                interleave: self.interleave,
+            };
+            return soft.run(scratch, self.rng(batch), active);
+        }
         match self.engine {
             Engine::Sliced => self.batch_sliced(scratch, batch, active),
             Engine::Reference => self.batch_reference(batch, active),
@@ -442,11 +502,19 @@ impl Simulator {
             channel: self.channel.to_string(),
             p,
             interleave: self.interleave,
-            engine: self.engine.as_str().into(),
-            kernel: match self.engine {
-                Engine::Sliced => self.kernel.kernel_name().into(),
-                Engine::Reference => "block_code".into(),
+            engine: if self.soft.is_some() {
+                "soft".into()
+            } else {
+                self.engine.as_str().into()
             },
+            kernel: match (&self.soft, self.engine) {
+                (Some(d), _) => d.name().into(),
+                (None, Engine::Sliced) => self.kernel.kernel_name().into(),
+                (None, Engine::Reference) => "block_code".into(),
+            },
+            decoder: self.decoder.to_string(),
+            ebn0_db: None,
+            analytic: None,
             seeds: vec![self.seed],
             threads: threads.max(1),
             counts: run.counts,
@@ -459,7 +527,7 @@ impl Simulator {
 }
 
 /// Frame-level counts of a batch from its lane masks.
-fn finish(
+pub(crate) fn finish(
     active: u64,
     detected: u64,
     wrong: u64,
