@@ -246,6 +246,23 @@ impl Simulator {
         Ok(self)
     }
 
+    /// The same simulator with a decoder of the caller's own (for example an exhaustive
+    /// reference) on the soft path, reported as `label`; it sees the noise every built-in
+    /// decoder sees for the same seed.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] unless the channel is AWGN or the erasure channel.
+    pub fn with_soft_decoder(mut self, decoder: Box<dyn SoftDecoder>) -> Result<Self> {
+        if !self.channel.is_soft() {
+            return Err(Error::Limit {
+                what: format!("the {} decoder on {}", decoder.name(), self.channel),
+                reason: format!("expected awgn or bec, found {}", self.channel),
+            });
+        }
+        self.soft = Some(decoder);
+        Ok(self)
+    }
+
     /// The decoder.
     pub fn decoder(&self) -> DecoderKind {
         self.decoder

@@ -76,3 +76,53 @@ impl SoftBatch<'_> {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::code::soft::HardDecoder;
+    use crate::code::{DecoderKind, from_spec_str};
+    use crate::sim::{Channel, Engine, Scratch, Simulator};
+
+    #[test]
+    fn soft_path_with_hard_decisions_equals_the_sliced_path() {
+        // Same seed, same noise: hard decisions decoded one codeword at a time on the soft
+        // path give the bit-sliced kernels' counts, batch by batch.
+        for spec in ["alien:9x9", "alien:5x7", "secded:16", "hamming:15"] {
+            let code = from_spec_str(spec).unwrap();
+            for d in [1, 2] {
+                let ch = Channel::Awgn { esn0_db: 3.0 };
+                let sliced = Simulator::new(code.as_ref(), ch, d, 4, Engine::Sliced).unwrap();
+                let soft = Simulator::new(code.as_ref(), ch, d, 4, Engine::Sliced)
+                    .unwrap()
+                    .with_soft_decoder(Box::new(HardDecoder::new(code.as_ref())))
+                    .unwrap();
+                let mut s = Scratch::default();
+                for i in 0..6 {
+                    let active = if i == 5 { 0x0f0f_00ff_1234_5678 } else { !0 };
+                    let a = sliced.batch(&mut s, i, active);
+                    assert!(a.channel_bit_errors > 0);
+                    assert_eq!(a, soft.batch(&mut s, i, active), "{spec} D={d} batch {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decoders_and_channels_must_fit() {
+        let code = from_spec_str("hamming:7").unwrap();
+        let sim = |ch| Simulator::new(code.as_ref(), ch, 1, 1, Engine::Sliced).unwrap();
+        let bsc = Channel::Bsc { p: 0.1 };
+        let bec = Channel::Bec { e: 0.1 };
+        let awgn = Channel::Awgn { esn0_db: 1.0 };
+        assert!(sim(bsc).with_decoder(DecoderKind::Ml).is_err());
+        assert!(sim(bec).with_decoder(DecoderKind::Hard).is_err());
+        assert!(sim(awgn).with_decoder(DecoderKind::Erasure).is_err());
+        assert!(sim(bec).with_decoder(DecoderKind::Erasure).is_ok());
+        assert!(sim(awgn).with_decoder(DecoderKind::Ml).is_ok());
+        let err = sim(awgn)
+            .with_decoder(DecoderKind::Iterative { iterations: 5 })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("odd-by-odd alien"), "{err}");
+    }
+}
