@@ -225,7 +225,7 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         let model = if args.exact && matches!(decoder, DecoderKind::Hard) {
             if !channel.is_awgn() && !channel.resolve(Some(0.0))?.is_bsc() {
                 bail!(
-                    "--exact with the hard decoder needs --channel bsc or awgn, found `{channel}`"
+                    "--exact needs the binary symmetric channel (or awgn, bec), found `{channel}`"
                 );
             }
             let rho = tilecode::code::covering_radius(code.as_ref())?;
