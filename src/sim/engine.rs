@@ -24,6 +24,7 @@ use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
 use super::report::PointResult;
 use super::soft::SoftBatch;
+use super::team::{Progress, Solo, Team};
 use crate::code::{BlockCode, DecoderKind, SoftDecoder, Status, build, soft_decoder};
 use crate::error::{Error, Result};
 use crate::gf2::BitVec;
@@ -428,6 +429,26 @@ impl Simulator {
     /// # Errors
     /// [`Error::Limit`] when the stop rule has no limit at all or the thread pool cannot start.
     pub fn run(&self, stop: &StopRule, threads: usize) -> Result<Run> {
+        self.run_with(stop, threads, Progress::default(), &Solo, &mut |_| Ok(()))
+            .map(|(run, _)| run)
+    }
+
+    /// [`Simulator::run`] from a saved [`Progress`] (`Progress::default()` for a new run), with
+    /// the batches of every round shared by the members of `team`, and `on_round` called with
+    /// the progress after every round (to save it: an error there stops the run). Returns the
+    /// run and its final progress. For one seed the counts are those of [`Simulator::run`],
+    /// whatever the team and wherever the run was resumed.
+    ///
+    /// # Errors
+    /// As [`Simulator::run`], and whatever `on_round` returns.
+    pub fn run_with(
+        &self,
+        stop: &StopRule,
+        threads: usize,
+        from: Progress,
+        team: &dyn Team,
+        on_round: &mut dyn FnMut(&Progress) -> Result<()>,
+    ) -> Result<(Run, Progress)> {
         if stop.min_frame_errors == 0 && stop.max_frames == 0 && stop.max_seconds <= 0.0 {
             return Err(Error::Limit {
                 what: "a simulation without a stop rule".into(),
@@ -448,23 +469,25 @@ impl Simulator {
             None
         };
         let start = Instant::now();
+        let seconds = |earlier: f64| earlier + start.elapsed().as_secs_f64();
         let bits_per_batch = (LANES as usize * self.code.n() * self.interleave).max(1);
         let cap = ((1usize << 26) / bits_per_batch).max(1) as u64;
-        let mut total = Counts::default();
-        let mut next = 0u64;
-        let mut round = 0u32;
+        let (rank, size) = (team.rank() as u64, team.size().max(1) as u64);
+        let mut p = from;
         let mut scratch = Scratch::default();
         let reason = loop {
+            let total = p.counts;
             if stop.min_frame_errors > 0 && total.frame_errors >= stop.min_frame_errors {
                 break StopReason::FrameErrors;
             }
             if stop.max_frames > 0 && total.frames >= stop.max_frames {
                 break StopReason::MaxFrames;
             }
-            if stop.max_seconds > 0.0 && start.elapsed().as_secs_f64() >= stop.max_seconds {
+            // Every member stops on the team's longest time, so all stop after the same round.
+            if stop.max_seconds > 0.0 && team.max(seconds(from.seconds)) >= stop.max_seconds {
                 break StopReason::MaxSeconds;
             }
-            let mut count = (1u64 << round.min(40)).min(cap);
+            let mut count = (1u64 << p.round.min(40)).min(cap);
             let mut last_active = !0u64;
             if stop.max_frames > 0 {
                 let remaining = stop.max_frames - total.frames;
@@ -476,31 +499,43 @@ impl Simulator {
                     }
                 }
             }
-            let end = next + count;
+            let (next, end) = (p.next_batch, p.next_batch + count);
             let active = |i: u64| if i + 1 == end { last_active } else { !0 };
+            // This member's batches: i = rank, rank + size, ... (mod size) in [next, end).
+            let first = next + (rank + size - next % size) % size;
+            let mine = (first..end).step_by(size as usize);
             let counts = match &pool {
-                None => (next..end).fold(Counts::default(), |acc, i| {
+                None => mine.fold(Counts::default(), |acc, i| {
                     acc + self.batch(&mut scratch, i, active(i))
                 }),
-                Some(pool) => pool.install(|| {
-                    (next as usize..end as usize)
-                        .into_par_iter()
-                        .with_min_len(4)
-                        .map_init(Scratch::default, |s, i| {
-                            self.batch(s, i as u64, active(i as u64))
-                        })
-                        .reduce(Counts::default, |a, b| a + b)
-                }),
+                Some(pool) => {
+                    let mine: Vec<u64> = mine.collect();
+                    pool.install(|| {
+                        mine.par_iter()
+                            .with_min_len(4)
+                            .map_init(Scratch::default, |s, &i| self.batch(s, i, active(i)))
+                            .reduce(Counts::default, |a, b| a + b)
+                    })
+                }
             };
-            total = total + counts;
-            next = end;
-            round += 1;
+            p.counts = total + team.sum(counts);
+            p.next_batch = end;
+            p.round += 1;
+            let now = Progress {
+                seconds: seconds(from.seconds),
+                ..p
+            };
+            on_round(&now)?;
         };
-        Ok(Run {
-            counts: total,
-            stop_reason: reason,
-            seconds: start.elapsed().as_secs_f64(),
-        })
+        p.seconds = seconds(from.seconds);
+        Ok((
+            Run {
+                counts: p.counts,
+                stop_reason: reason,
+                seconds: p.seconds,
+            },
+            p,
+        ))
     }
 }
 

@@ -10,7 +10,8 @@
 //! * [`analytic`]: uncoded BPSK, the union bound, ML erasure rates;
 //! * [`report`]: the figures of a point, their JSON form, merging runs;
 //! * [`stats`]: Wilson intervals, and a BER interval that allows for errors clustered in frames;
-//! * [`sweep`]: lists and ranges of swept probabilities.
+//! * [`sweep`]: lists and ranges of swept probabilities and Eb/N0 values;
+//! * [`team`]: resuming runs, and runs shared by cooperating processes (MPI ranks).
 
 pub mod analytic;
 pub mod channel;
@@ -21,6 +22,7 @@ pub mod report;
 pub mod soft;
 pub mod stats;
 pub mod sweep;
+pub mod team;
 
 pub use analytic::{Analytic, ErasureModel};
 pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
@@ -28,4 +30,5 @@ pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
 pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
 pub use report::{PointResult, merge, parse_results, results_json};
+pub use team::{Progress, Solo, Team};
 pub use sweep::{parse_db_list, parse_p_list};
