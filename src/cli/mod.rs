@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 mod analyze;
 mod bench;
+mod checkpoint;
 mod common;
 mod compare;
 mod corrupt;
@@ -25,6 +26,7 @@ mod random;
 mod report;
 mod simulate;
 mod solve;
+mod team;
 mod verify;
 mod word;
 

@@ -1,6 +1,8 @@
 //! `tilecode simulate`: Monte Carlo (and exact) error rates of codes on noisy channels.
 
+use super::checkpoint::{self, Saved, Writer};
 use super::plot;
+use super::team::Processes;
 use anyhow::{Context, bail};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -9,8 +11,9 @@ use std::process::ExitCode;
 use tilecode::code::{BlockCode, DecoderKind, Spec, build};
 use tilecode::sim::analytic::{uncoded_ber, union_bound_fer};
 use tilecode::sim::{
-    Analytic, Channel, ChannelSpec, Engine, ErasureModel, ExactModel, PointResult, Simulator,
-    StopRule, merge, parse_db_list, parse_p_list, parse_results, results_json,
+    Analytic, Channel, ChannelSpec, Engine, ErasureModel, ExactModel, PointResult, Run,
+    Simulator, StopReason, StopRule, merge, parse_db_list, parse_p_list, parse_results,
+    results_json,
 };
 
 /// Arguments of `tilecode simulate`.
@@ -34,7 +37,11 @@ Examples:
   tilecode simulate alien:9x9 --channel burst:8 --p 1e-4,1e-3 --interleave 8
   tilecode simulate hamming:7 --channel awgn --ebn0 0:8:1 --decoder ml --exact --plot fer.png
   tilecode simulate secded:16 --channel bec --p 0.05,0.1 --exact
-  tilecode simulate --merge run1.json run2.json --json")]
+  tilecode simulate --merge run1.json run2.json --json
+  tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --checkpoint run.ckpt --json
+  tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --resume run.ckpt --checkpoint run.ckpt --json
+  mpirun -np 4 tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --threads 1 --json
+    (a build with the cargo feature `mpi`; the ranks share the batches, rank 0 prints)")]
 pub struct Args {
     /// Codes to simulate: alien:MxN, secded:N, hamming:N, repetition:N, parity:N.
     #[arg(value_name = "SPEC", required_unless_present = "merge")]
@@ -87,6 +94,16 @@ pub struct Args {
     /// (bec).
     #[arg(long)]
     exact: bool,
+    /// Save the finished points and the progress of the current one to FILE as the run goes.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints (one is always written when a point ends).
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    checkpoint_every: f64,
+    /// Go on with a run stopped after writing FILE with --checkpoint: the same command and
+    /// seed end with the counts the run would have had.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// Add up the counts of runs saved with --json (made with different seeds).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["specs", "p", "exact"])]
     merge: Vec<PathBuf>,
@@ -136,8 +153,9 @@ enum DecoderArg {
 
 /// Runs `tilecode simulate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let processes = Processes::start();
     let results = if args.merge.is_empty() {
-        simulate(&args)?
+        simulate(&args, &processes)?
     } else {
         let mut runs = Vec::new();
         for path in &args.merge {
@@ -149,6 +167,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         merge(&runs)?
     };
+    if !processes.is_root() {
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(path) = &args.plot {
         plot::fer_ber(path, &results).with_context(|| format!("drawing {}", path.display()))?;
     }
@@ -165,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
+fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResult>> {
     let specs: Vec<Spec> = args
         .specs
         .iter()
@@ -219,6 +240,14 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         max_frames: args.max_frames,
         max_seconds: args.max_seconds,
     };
+    let saved = match &args.resume {
+        Some(path) => Saved::load(path)?,
+        None => Saved::default(),
+    };
+    let mut writer = match &args.checkpoint {
+        Some(path) if processes.is_root() => Some(Writer::new(path.clone(), args.checkpoint_every)),
+        _ => None,
+    };
     let mut results = Vec::new();
     for spec in &specs {
         let code = build(spec);
@@ -254,14 +283,39 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         for (ch, ebn0_db) in points {
             let sim = Simulator::new(code.as_ref(), ch, args.interleave, args.seed, engine)?
                 .with_decoder(decoder)?;
-            let mut point = sim.point(ch.mean_error_rate(), &stop, threads)?;
-            point.ebn0_db = ebn0_db;
+            let p = ch.mean_error_rate();
+            let report = |counts, stop_reason, seconds| {
+                let mut r = sim.report(p, &Run { counts, stop_reason, seconds }, threads);
+                r.ebn0_db = ebn0_db;
+                r
+            };
+            let key = checkpoint::key(&report(Default::default(), StopReason::MaxFrames, 0.0));
+            let mut point = match saved.done(&key) {
+                Some(done) => done,
+                None => {
+                    let from = saved.progress(&key).unwrap_or_default();
+                    let (run, _) =
+                        sim.run_with(&stop, threads, from, processes.team(), &mut |pr| {
+                            let Some(w) = writer.as_mut() else {
+                                return Ok(());
+                            };
+                            let mut now = report(pr.counts, StopReason::MaxFrames, pr.seconds);
+                            now.stop_reason = "checkpoint".into();
+                            w.save(&results, Some((&now, pr)), false)
+                                .map_err(|e| std::io::Error::other(format!("{e:#}")).into())
+                        })?;
+                    report(run.counts, run.stop_reason, run.seconds)
+                }
+            };
             if let Some((m, distances)) = &model {
                 point.exact = Some(m.rates(point.p));
                 point.distances = Some(*distances);
             }
             point.analytic = soft.at(&point);
             results.push(point);
+            if let Some(w) = writer.as_mut() {
+                w.save(&results, None, true)?;
+            }
         }
     }
     Ok(results)

@@ -547,7 +547,12 @@ impl Simulator {
     /// As [`Simulator::run`].
     pub fn point(&self, p: f64, stop: &StopRule, threads: usize) -> Result<PointResult> {
         let run = self.run(stop, threads)?;
-        Ok(PointResult {
+        Ok(self.report(p, &run, threads))
+    }
+
+    /// The point of a finished `run`, labelled with the swept value `p`.
+    pub fn report(&self, p: f64, run: &Run, threads: usize) -> PointResult {
+        PointResult {
             code: self.code.spec().to_string(),
             n: self.code.n(),
             k: self.code.k(),
@@ -574,7 +579,7 @@ impl Simulator {
             seconds: run.seconds,
             exact: None,
             distances: None,
-        })
+        }
     }
 }
 
