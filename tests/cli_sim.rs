@@ -682,3 +682,126 @@ mod awgn {
             .stderr(predicate::str::contains("--ebn0 needs --channel awgn"));
     }
 }
+
+mod resume {
+    use super::*;
+
+    const KEYS: [&str; 7] = [
+        "frames",
+        "frame_errors",
+        "detected_frames",
+        "miscorrected_frames",
+        "bit_errors",
+        "bit_errors_sq",
+        "channel_bit_errors",
+    ];
+
+    fn counts(v: &Value) -> Vec<Vec<String>> {
+        results(v)
+            .iter()
+            .map(|r| KEYS.iter().map(|k| r[*k].to_string()).collect())
+            .collect()
+    }
+
+    const ARGS: [&str; 13] = [
+        "simulate",
+        "hamming:7",
+        "--channel",
+        "awgn",
+        "--ebn0",
+        "2,3",
+        "--decoder",
+        "ml",
+        "--max-frames",
+        "1000000",
+        "--min-frame-errors",
+        "0",
+        "--json",
+    ];
+
+    /// A run killed (SIGKILL) after it wrote a checkpoint, resumed from it, ends with the
+    /// counts of the run that was never stopped.
+    #[test]
+    fn a_killed_run_resumes_to_the_same_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let ck = dir.path().join("run.ckpt");
+        let whole = run_json(&ARGS[1..ARGS.len() - 1]);
+        let bin = assert_cmd::cargo::cargo_bin("tilecode");
+        let mut child = std::process::Command::new(&bin)
+            .args(ARGS)
+            .args(["--threads", "1", "--checkpoint-every", "0", "--checkpoint"])
+            .arg(&ck)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for a checkpoint in the middle of the first point, then kill.
+        let started = std::time::Instant::now();
+        loop {
+            let text = std::fs::read_to_string(&ck).unwrap_or_default();
+            if text.contains("\"next_batch\"") && text.contains("\"frames\": ") {
+                let v: Value = serde_json::from_str(&text).unwrap();
+                if u(&v["current"], "frames") > 100_000 {
+                    break;
+                }
+            }
+            assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
+        assert!(u(&saved["current"], "frames") < 1_000_000);
+        let out = tilecode()
+            .args(ARGS)
+            .arg("--resume")
+            .arg(&ck)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(counts(&resumed), counts(&whole));
+        // Not a checkpoint: refused.
+        tilecode()
+            .args(ARGS)
+            .arg("--resume")
+            .arg(dir.path())
+            .assert()
+            .code(1);
+    }
+
+    /// `mpirun -np 2` and one process: the same counts for one seed (a build with the `mpi`
+    /// feature; scripts/mpi_check.sh installs OpenMPI and runs this).
+    #[cfg(feature = "mpi")]
+    #[test]
+    fn mpirun_with_two_ranks_counts_what_one_process_counts() {
+        let args = [
+            "simulate",
+            "alien:9x9",
+            "--channel",
+            "awgn",
+            "--ebn0",
+            "3,5",
+            "--decoder",
+            "chase",
+            "--max-frames",
+            "30001",
+            "--min-frame-errors",
+            "0",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        let one = run_json(&args[1..args.len() - 1]);
+        let out = std::process::Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+            .arg(assert_cmd::cargo::cargo_bin("tilecode"))
+            .args(args)
+            .output()
+            .expect("mpirun (OpenMPI) is installed: see scripts/mpi_check.sh");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let two: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(counts(&two), counts(&one));
+        assert_eq!(u(&results(&two)[0], "frames"), 30_001);
+    }
+}
