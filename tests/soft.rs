@@ -165,9 +165,11 @@ fn ml_fer_equals_exhaustive_search_and_stays_under_the_union_bound() {
             let ml = sim(2).with_decoder(DecoderKind::Ml).unwrap();
             let r = ml.point(0.0, &stop_frames(200_000), 2).unwrap();
             let bound = union_bound_fer(&wd, ebn0 + rate_db);
+            // Below the bound, within the 99.99% interval (the bound is tight at high SNR).
+            let (lo, _) = wilson(r.counts.frame_errors as f64, r.counts.frames as f64, Z9999);
             assert!(
-                r.counts.frame_errors > 20 && r.fer() < bound,
-                "{spec} at {ebn0} dB: ML FER {} vs union bound {bound}",
+                r.counts.frame_errors > 20 && lo < bound,
+                "{spec} at {ebn0} dB: ML FER {} (low end {lo}) vs union bound {bound}",
                 r.fer()
             );
             // The same noise through exhaustive search: the same frames fail.

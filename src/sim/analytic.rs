@@ -10,7 +10,7 @@
 //!   failing patterns of each size in between when there are few enough to list, which gives
 //!   the exact FER, and otherwise bounds it by taking all or none of them.
 
-use super::channel::{db_to_linear, q_function};
+use super::normal::{db_to_linear, q_function};
 use crate::code::BlockCode;
 use crate::code::soft::parity_check_matrix;
 use crate::error::Result;

@@ -4,23 +4,24 @@
 //!
 //! BPSK sends bit `b` as `s = 1 - 2b` with energy `Es = 1`; the channel adds noise of variance
 //! `sigma^2 = 1 / (2 Es/N0)`. The noise of each bit is drawn as `sigma * s * z` with `z` standard
-//! normal (Ziggurat, `rand_distr`): since `z` is symmetric and independent of `s`, that is
-//! exactly AWGN, and it makes the received value `y = s (1 + sigma z)`, so the hard decision is
-//! wrong exactly when `1 + sigma z < 0` whatever was sent. The hard-decision path (bit flips)
-//! and the soft path (log-likelihood ratios `2 y / sigma^2`) therefore see the same noise from
-//! the same draws.
-//!
-//! Errors are placed by geometric skips: at error probability `p` the gap to the next error is
-//! drawn directly (`floor(ln U / ln(1 - p))`), so a block of `L` bits costs about `L p + 1`
-//! random draws instead of `L`.
+//! normal: since `z` is symmetric and independent of `s`, that is exactly AWGN, and it makes the
+//! received value `y = s (1 + sigma z)`, so the hard decision is wrong exactly when
+//! `z < -1/sigma`, an event of probability `p = Q(1/sigma)` whatever was sent. So `z` is drawn
+//! in two steps: first which bits come out wrong, a Bernoulli(`p`) process placed by geometric
+//! skips like the binary symmetric channel's; then, from the draws after those, `z` itself from
+//! its conditional law, `z < -1/sigma` for the wrong bits (the normal tail) and `z >= -1/sigma`
+//! for the others (rejection from the standard normal, Ziggurat from `rand_distr`). The law of
+//! `z` is exactly the standard normal; the hard-decision path stops after the first step (it
+//! runs at the speed of the binary symmetric channel), and the soft path (log-likelihood ratios
+//! `2 y / sigma^2`) sees the same wrong bits from the same draws.
 //!
 //! Every channel is sampled one *frame* at a time, started in its stationary state, so the
 //! frames of a simulation are independent and identically distributed: that is what makes the
 //! binomial confidence intervals of [`crate::sim::stats`] valid for channels with memory too.
 
 use crate::error::{Error, Result};
+use super::normal::{db_to_linear, normal_above, normal_tail, q_function};
 use rand::Rng;
-use rand_distr::StandardNormal;
 use std::fmt;
 use std::str::FromStr;
 
@@ -113,121 +114,6 @@ pub enum Channel {
     },
 }
 
-/// The standard normal tail `Q(x) = P(Z > x) = erfc(x / sqrt 2) / 2`.
-pub fn q_function(x: f64) -> f64 {
-    0.5 * erfc(x / std::f64::consts::SQRT_2)
-}
-
-/// The complementary error function, by W. J. Cody's rational approximations (relative error
-/// below 1e-15 over the whole line).
-pub fn erfc(x: f64) -> f64 {
-    if x < 0.0 {
-        return 2.0 - erfc(-x);
-    }
-    if x < 0.5 {
-        return 1.0 - erf_small(x);
-    }
-    if x > 27.0 {
-        return 0.0;
-    }
-    let (p, q): (&[f64], &[f64]) = if x <= 4.0 {
-        (
-            &[
-                5.641_884_969_886_700_9e-1,
-                8.883_149_794_388_375_9,
-                6.611_919_063_714_163e1,
-                2.986_351_381_974_001_3e2,
-                8.819_522_212_417_691e2,
-                1.712_047_612_634_070_7e3,
-                2.051_078_377_826_071_6e3,
-                1.230_339_354_797_997_2e3,
-                2.153_115_354_744_038_5e-8,
-            ],
-            &[
-                1.574_492_611_070_983_4e1,
-                1.176_939_508_913_125e2,
-                5.371_811_018_620_098_5e2,
-                1.621_389_574_566_690_2e3,
-                3.290_799_235_733_459_6e3,
-                4.362_619_090_143_247e3,
-                3.439_367_674_143_721_6e3,
-                1.230_339_354_803_749_5e3,
-            ],
-        )
-    } else {
-        (
-            &[
-                3.053_266_349_612_323_4e-1,
-                3.603_448_999_498_044_5e-1,
-                1.257_817_261_112_292_6e-1,
-                1.608_378_514_874_227_5e-2,
-                6.587_491_615_298_378_5e-4,
-                1.631_538_713_730_709_6e-2,
-            ],
-            &[
-                2.568_520_192_289_822,
-                1.872_952_849_923_460_4,
-                5.279_051_029_514_284e-1,
-                6.051_834_131_244_132e-2,
-                2.335_204_976_268_691_8e-3,
-            ],
-        )
-    };
-    let ratio = if x <= 4.0 {
-        let mut num = p[8] * x;
-        let mut den = x;
-        for i in 0..7 {
-            num = (num + p[i]) * x;
-            den = (den + q[i]) * x;
-        }
-        (num + p[7]) / (den + q[7])
-    } else {
-        let z = 1.0 / (x * x);
-        let mut num = p[5] * z;
-        let mut den = z;
-        for i in 0..4 {
-            num = (num + p[i]) * z;
-            den = (den + q[i]) * z;
-        }
-        let r = z * (num + p[4]) / (den + q[4]);
-        (1.0 / std::f64::consts::PI.sqrt() - r) / x
-    };
-    // exp(-x^2) split as exp(-xs^2) exp(-(x - xs)(x + xs)) keeps the precision of x^2.
-    let xs = (x * 16.0).trunc() / 16.0;
-    let del = (x - xs) * (x + xs);
-    (-xs * xs).exp() * (-del).exp() * ratio
-}
-
-/// `erf(x)` for `|x| < 0.5` (Cody's first interval).
-fn erf_small(x: f64) -> f64 {
-    const A: [f64; 5] = [
-        3.161_123_743_870_565_6,
-        1.138_641_541_510_501_6e2,
-        3.774_852_376_853_020_2e2,
-        3.209_377_589_138_469_5e3,
-        1.857_777_061_846_031_5e-1,
-    ];
-    const B: [f64; 4] = [
-        2.360_129_095_234_412_2e1,
-        2.440_246_379_344_441_7e2,
-        1.282_616_526_077_372_3e3,
-        2.844_236_833_439_170_6e3,
-    ];
-    let z = x * x;
-    let mut num = A[4] * z;
-    let mut den = z;
-    for i in 0..3 {
-        num = (num + A[i]) * z;
-        den = (den + B[i]) * z;
-    }
-    x * (num + A[3]) / (den + B[3])
-}
-
-/// `10^(db / 10)`.
-pub fn db_to_linear(db: f64) -> f64 {
-    10f64.powf(db / 10.0)
-}
-
 impl Channel {
     /// The long-run probability that a bit is flipped.
     pub fn mean_error_rate(&self) -> f64 {
@@ -274,9 +160,13 @@ impl Channel {
                 err: [Geometric::new(p_g), Geometric::new(p_b)],
                 bad: stationary_bad(p_gb, p_bg),
             },
-            Channel::Awgn { esn0_db } => Sampler::Awgn {
-                sigma: (0.5 / db_to_linear(esn0_db)).sqrt(),
-            },
+            Channel::Awgn { esn0_db } => {
+                let sigma = (0.5 / db_to_linear(esn0_db)).sqrt();
+                Sampler::Awgn {
+                    sigma,
+                    wrong: Geometric::new(q_function(1.0 / sigma)),
+                }
+            }
             Channel::Bec { e } => Sampler::Bec(Geometric::new(e)),
         }
     }
@@ -315,6 +205,8 @@ pub enum Sampler {
     Awgn {
         /// Noise standard deviation (signal amplitude 1).
         sigma: f64,
+        /// The wrong hard decisions: Bernoulli(`Q(1 / sigma)`).
+        wrong: Geometric,
     },
     /// Binary erasure channel: the "flips" are the erased positions.
     Bec(Geometric),
@@ -371,14 +263,9 @@ impl Sampler {
                     }
                 }
             }
-            Sampler::Awgn { sigma } => {
-                gaussian_frames(rng, lanes * len, |t, z| {
-                    if 1.0 + sigma * z < 0.0 {
-                        flip(t / len, t % len);
-                    }
-                });
+            Sampler::Awgn { wrong: g, .. } | Sampler::Bec(g) => {
+                Sampler::Bsc(g).sample_frames(rng, lanes, len, flip);
             }
-            Sampler::Bec(g) => Sampler::Bsc(g).sample_frames(rng, lanes, len, flip),
         }
     }
 
@@ -397,23 +284,22 @@ impl Sampler {
         out.clear();
         out.resize(lanes * len, 1.0);
         match *self {
-            Sampler::Awgn { sigma } => {
+            Sampler::Awgn { sigma, .. } => {
+                self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = -1.0);
                 let scale = 2.0 / (sigma * sigma);
-                gaussian_frames(rng, lanes * len, |t, z| {
-                    out[t] = (scale * (1.0 + sigma * z)) as f32;
-                });
+                let cut = -1.0 / sigma;
+                for a in out.iter_mut() {
+                    let z = if *a < 0.0 {
+                        -normal_tail(rng, -cut)
+                    } else {
+                        normal_above(rng, cut)
+                    };
+                    *a = (scale * (1.0 + sigma * z)) as f32;
+                }
             }
             Sampler::Bec(_) => self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = 0.0),
             _ => self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = -1.0),
         }
-    }
-}
-
-/// Calls `f(t, z)` with `count` standard normal draws, `t` increasing.
-#[inline]
-fn gaussian_frames<R: Rng + ?Sized>(rng: &mut R, count: usize, mut f: impl FnMut(usize, f64)) {
-    for t in 0..count {
-        f(t, rng.sample(StandardNormal));
     }
 }
 
@@ -794,23 +680,6 @@ mod tests {
     }
 
     #[test]
-    fn erfc_and_q_known_values() {
-        // Reference values of erfc to 16 digits.
-        for (x, want) in [
-            (0.1, 0.887_537_083_981_715_1),
-            (1.0, 0.157_299_207_050_285_13),
-            (3.0, 2.209_049_699_858_544e-5),
-            (5.0, 1.537_459_794_428_034_8e-12),
-            (10.0, 2.088_487_583_762_545e-45),
-        ] {
-            assert!((erfc(x) / want - 1.0).abs() < 1e-14, "erfc({x}) = {}", erfc(x));
-            assert!((erfc(-x) - (2.0 - want)).abs() < 1e-15);
-        }
-        assert!((q_function(0.0) - 0.5).abs() < 1e-16);
-        assert!((q_function(1.0) - 0.158_655_253_931_457_05).abs() < 1e-16);
-    }
-
-    #[test]
     fn awgn_flips_are_the_wrong_hard_decisions() {
         let ch = Channel::Awgn { esn0_db: 2.0 };
         let p = ch.mean_error_rate();
@@ -827,6 +696,32 @@ mod tests {
         for (lane, f) in frames.iter().enumerate() {
             let neg: Vec<usize> = (0..2000).filter(|&t| out[lane * 2000 + t] < 0.0).collect();
             assert_eq!(&neg, f);
+        }
+        // The noise is standard normal: mean, variance and the tail beyond 2 sigma, at a
+        // wide and at a narrow tail cut.
+        for esn0_db in [-3.0, 2.0, 9.0] {
+            let ch = Channel::Awgn { esn0_db };
+            let Sampler::Awgn { sigma, .. } = ch.sampler() else {
+                unreachable!()
+            };
+            let mut out = Vec::new();
+            ch.sampler()
+                .sample_agreement(&mut ChaCha8Rng::seed_from_u64(8), 64, 4000, &mut out);
+            let zs: Vec<f64> = out
+                .iter()
+                .map(|&a| (f64::from(a) * sigma * sigma / 2.0 - 1.0) / sigma)
+                .collect();
+            let n = zs.len() as f64;
+            let mean = zs.iter().sum::<f64>() / n;
+            let var = zs.iter().map(|z| z * z).sum::<f64>() / n - mean * mean;
+            let tail = zs.iter().filter(|&&z| z < -2.0).count() as f64 / n;
+            let q2 = q_function(2.0);
+            assert!(mean.abs() < 5.0 / n.sqrt(), "{esn0_db} dB: mean {mean}");
+            assert!((var - 1.0).abs() < 5.0 * (2.0 / n).sqrt(), "{esn0_db} dB: var {var}");
+            assert!(
+                (tail - q2).abs() < 5.0 * (q2 / n).sqrt(),
+                "{esn0_db} dB: tail {tail} vs {q2}"
+            );
         }
         let bec = Channel::Bec { e: 0.25 };
         let mut out = Vec::new();

@@ -8,6 +8,7 @@
 //! * [`soft`]: the engine's soft-decision path (AWGN, erasures), one codeword at a time;
 //! * [`exact`]: exact frame rates on the binary symmetric channel;
 //! * [`analytic`]: uncoded BPSK, the union bound, ML erasure rates;
+//! * [`normal`]: the normal tail `Q`, erfc, and conditioned normal draws;
 //! * [`report`]: the figures of a point, their JSON form, merging runs;
 //! * [`stats`]: Wilson intervals, and a BER interval that allows for errors clustered in frames;
 //! * [`sweep`]: lists and ranges of swept probabilities and Eb/N0 values;
@@ -18,6 +19,7 @@ pub mod channel;
 pub mod engine;
 pub mod exact;
 pub mod kernel;
+pub mod normal;
 pub mod report;
 pub mod soft;
 pub mod stats;
