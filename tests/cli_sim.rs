@@ -536,7 +536,10 @@ mod awgn {
             let a = &r["analytic"];
             assert!(f(a, "union_bound_fer") > f(r, "fer") * 0.5, "{r}");
             assert!(f(a, "uncoded_ber") > 0.0);
-            assert!(r.get("exact").is_none(), "exact BSC rates are for hard decisions");
+            assert!(
+                r.get("exact").is_none(),
+                "exact BSC rates are for hard decisions"
+            );
         }
         // --snr-type es: the values are Es/N0.
         let v = run_json(&[
@@ -569,7 +572,10 @@ mod awgn {
             "400",
         ]);
         let r = &results(&v)[0];
-        let (lo, hi) = (r["fer_ci"][0].as_f64().unwrap(), r["fer_ci"][1].as_f64().unwrap());
+        let (lo, hi) = (
+            r["fer_ci"][0].as_f64().unwrap(),
+            r["fer_ci"][1].as_f64().unwrap(),
+        );
         let exact = f(&r["exact"], "fer");
         assert!(lo <= exact && exact <= hi, "{r}");
         assert_eq!(u(r, "d"), 4);
@@ -602,7 +608,10 @@ mod awgn {
         assert_eq!(it["decoder"], "iterative:20");
         // Not better than ML on the same noise, and soft beats hard.
         for r in [&chase, &it, &hard] {
-            assert!(u(r, "frame_errors") >= u(&ml, "frame_errors"), "{r} vs {ml}");
+            assert!(
+                u(r, "frame_errors") >= u(&ml, "frame_errors"),
+                "{r} vs {ml}"
+            );
         }
         assert!(u(&hard, "frame_errors") > u(&chase, "frame_errors"));
     }
@@ -615,7 +624,10 @@ mod awgn {
         assert_eq!(r["kernel"], "gf2_solve");
         let a = &r["analytic"];
         assert_eq!(f(a, "erasure_fer_low"), f(a, "erasure_fer_high"));
-        let (lo, hi) = (r["fer_ci"][0].as_f64().unwrap(), r["fer_ci"][1].as_f64().unwrap());
+        let (lo, hi) = (
+            r["fer_ci"][0].as_f64().unwrap(),
+            r["fer_ci"][1].as_f64().unwrap(),
+        );
         let exact = f(a, "erasure_fer_low");
         assert!(lo <= exact && exact <= hi, "{r}");
     }
@@ -658,15 +670,26 @@ mod awgn {
             .arg(dir.path().join("fer.jpg"))
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("expected a plot file ending in .png or .svg"));
+            .stderr(predicate::str::contains(
+                "expected a plot file ending in .png or .svg",
+            ));
     }
 
     #[test]
     fn decoders_past_their_limits_are_refused() {
         for (args, msg) in [
-            (vec!["alien:15x15", "--decoder", "ml"], "expected n 2^min(k, n - k) <= 2^24"),
-            (vec!["hamming:7", "--decoder", "iterative"], "odd-by-odd alien"),
-            (vec!["hamming:7", "--decoder", "erasure"], "expected the erasure channel"),
+            (
+                vec!["alien:15x15", "--decoder", "ml"],
+                "expected n 2^min(k, n - k) <= 2^24",
+            ),
+            (
+                vec!["hamming:7", "--decoder", "iterative"],
+                "odd-by-odd alien",
+            ),
+            (
+                vec!["hamming:7", "--decoder", "erasure"],
+                "expected the erasure channel",
+            ),
         ] {
             tilecode()
                 .args(["simulate", "--channel", "awgn", "--ebn0", "3"])
@@ -747,7 +770,10 @@ mod resume {
             assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it was killed"
+        );
         child.kill().unwrap();
         child.wait().unwrap();
         let saved: Value = serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
@@ -758,7 +784,11 @@ mod resume {
             .arg(&ck)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(counts(&resumed), counts(&whole));
         // Not a checkpoint: refused.
@@ -799,7 +829,11 @@ mod resume {
             .args(args)
             .output()
             .expect("mpirun (OpenMPI) is installed: see scripts/mpi_check.sh");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let two: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(counts(&two), counts(&one));
         assert_eq!(u(&results(&two)[0], "frames"), 30_001);

@@ -24,7 +24,12 @@ fn stop_frames(frames: u64) -> StopRule {
 }
 
 /// `count` random codewords of `code` and their LLRs after `channel`.
-fn noisy(code: &dyn BlockCode, channel: Channel, count: usize, seed: u64) -> Vec<(BitVec, Vec<f32>)> {
+fn noisy(
+    code: &dyn BlockCode,
+    channel: Channel,
+    count: usize,
+    seed: u64,
+) -> Vec<(BitVec, Vec<f32>)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let n = code.n();
     (0..count)
@@ -32,8 +37,12 @@ fn noisy(code: &dyn BlockCode, channel: Channel, count: usize, seed: u64) -> Vec
             let msg: Vec<bool> = (0..code.k()).map(|_| rng.r#gen()).collect();
             let cw = code.encode(&BitVec::from_bools(&msg));
             let mut agree = Vec::new();
-            channel.sampler().sample_agreement(&mut rng, 1, n, &mut agree);
-            let llr = (0..n).map(|i| if cw.get(i) { -agree[i] } else { agree[i] }).collect();
+            channel
+                .sampler()
+                .sample_agreement(&mut rng, 1, n, &mut agree);
+            let llr = (0..n)
+                .map(|i| if cw.get(i) { -agree[i] } else { agree[i] })
+                .collect();
             (cw, llr)
         })
         .collect()
@@ -102,7 +111,10 @@ fn chase_and_iterative_are_never_more_likely_than_ml() {
                 continue;
             }
             let m = correlation(&llr, &got);
-            assert!(m <= best + 1e-4 * best.abs().max(1.0), "{spec} {kind}: {m} > ML {best}");
+            assert!(
+                m <= best + 1e-4 * best.abs().max(1.0),
+                "{spec} {kind}: {m} > ML {best}"
+            );
             worse += usize::from(m < best - 1e-6);
         }
         // The test can tell them apart: at 0 dB they miss the ML word now and then.
@@ -111,7 +123,10 @@ fn chase_and_iterative_are_never_more_likely_than_ml() {
     let code = from_spec_str("hamming:7").unwrap();
     let full = soft_decoder(code.as_ref(), DecoderKind::Chase { p: 7 }).unwrap();
     for (_, llr) in noisy(code.as_ref(), Channel::Awgn { esn0_db: 0.0 }, 200, 9) {
-        assert_eq!(decode(full.as_ref(), &llr).0, exhaustive_ml(code.as_ref(), &llr));
+        assert_eq!(
+            decode(full.as_ref(), &llr).0,
+            exhaustive_ml(code.as_ref(), &llr)
+        );
     }
 }
 
@@ -124,7 +139,10 @@ fn erasure_decoding_equals_exhaustive_search() {
         for (cw, llr) in noisy(code.as_ref(), Channel::Bec { e: 0.5 }, 400, 5) {
             let all = exhaustive_erasure(code.as_ref(), &llr);
             let (got, detected) = decode(d.as_ref(), &llr);
-            assert!(all.contains(&got), "{spec}: a word that disagrees with the bits received");
+            assert!(
+                all.contains(&got),
+                "{spec}: a word that disagrees with the bits received"
+            );
             assert_eq!(detected, all.len() > 1, "{spec}: {} candidates", all.len());
             if all.len() == 1 {
                 assert_eq!(got, cw);
@@ -133,7 +151,10 @@ fn erasure_decoding_equals_exhaustive_search() {
                 ambiguous += 1;
             }
         }
-        assert!(unique > 0 && ambiguous > 0, "{spec}: {unique} unique, {ambiguous} ambiguous");
+        assert!(
+            unique > 0 && ambiguous > 0,
+            "{spec}: {unique} unique, {ambiguous} ambiguous"
+        );
     }
 }
 
@@ -181,7 +202,10 @@ fn ml_fer_equals_exhaustive_search_and_stays_under_the_union_bound() {
             assert_eq!(m.counts, e.counts, "{spec} at {ebn0} dB");
             // Hard decisions on that noise do worse.
             let hard = sim(2).point(0.0, &stop_frames(200_000), 2).unwrap();
-            assert!(hard.counts.frame_errors > r.counts.frame_errors, "{spec} at {ebn0} dB");
+            assert!(
+                hard.counts.frame_errors > r.counts.frame_errors,
+                "{spec} at {ebn0} dB"
+            );
         }
     }
 }
@@ -195,7 +219,11 @@ fn uncoded_bpsk_ber_is_q_of_sqrt_2_ebn0() {
         let r = sim.point(0.0, &stop_frames(2_000_000), 2).unwrap();
         let (lo, hi) = wilson(r.counts.bit_errors as f64, r.counts.frames as f64, Z9999);
         let q = uncoded_ber(ebn0);
-        assert!(lo <= q && q <= hi, "{ebn0} dB: BER {} in [{lo}, {hi}] vs Q = {q}", r.ber());
+        assert!(
+            lo <= q && q <= hi,
+            "{ebn0} dB: BER {} in [{lo}, {hi}] vs Q = {q}",
+            r.ber()
+        );
     }
 }
 
@@ -209,15 +237,24 @@ fn alien_hard_decisions_on_awgn_agree_with_the_bsc_formulas() {
             esn0_db: ebn0 + rate_db,
         };
         let sim = Simulator::new(code.as_ref(), ch, 1, 3, Engine::Sliced).unwrap();
-        let r = sim.point(ch.mean_error_rate(), &stop_frames(400_000), 2).unwrap();
+        let r = sim
+            .point(ch.mean_error_rate(), &stop_frames(400_000), 2)
+            .unwrap();
         let e = model.rates(r.p);
         for (got, want, what) in [
             (r.counts.frame_errors, e.fer, "FER"),
             (r.counts.detected_frames, e.detected_rate, "detected"),
-            (r.counts.miscorrected_frames, e.miscorrection_rate, "miscorrected"),
+            (
+                r.counts.miscorrected_frames,
+                e.miscorrection_rate,
+                "miscorrected",
+            ),
         ] {
             let (lo, hi) = wilson(got as f64, r.counts.frames as f64, Z9999);
-            assert!(lo <= want && want <= hi, "{ebn0} dB {what}: [{lo}, {hi}] vs exact {want}");
+            assert!(
+                lo <= want && want <= hi,
+                "{ebn0} dB {what}: [{lo}, {hi}] vs exact {want}"
+            );
         }
     }
 }
@@ -225,8 +262,9 @@ fn alien_hard_decisions_on_awgn_agree_with_the_bsc_formulas() {
 #[test]
 fn ml_is_refused_past_its_limit() {
     let code = from_spec_str("alien:15x15").unwrap();
-    let err = soft_decoder(code.as_ref(), DecoderKind::Ml).unwrap_err().to_string();
+    let err = soft_decoder(code.as_ref(), DecoderKind::Ml)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("2^24") && err.contains("225 * 2^28"), "{err}");
     assert!(soft_decoder(code.as_ref(), DecoderKind::Chase { p: 17 }).is_err());
 }
-

@@ -118,7 +118,8 @@ impl Writer {
         let name = self.path.display();
         std::fs::write(&tmp, serde_json::to_string_pretty(&doc)? + "\n")
             .with_context(|| format!("writing the checkpoint {name}"))?;
-        std::fs::rename(&tmp, &self.path).with_context(|| format!("writing the checkpoint {name}"))?;
+        std::fs::rename(&tmp, &self.path)
+            .with_context(|| format!("writing the checkpoint {name}"))?;
         self.last = Instant::now();
         Ok(())
     }

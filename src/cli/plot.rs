@@ -115,10 +115,21 @@ pub fn fer_ber(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
     }
     let awgn = results.iter().all(|r| r.ebn0_db.is_some());
     let size = if awgn { (1400, 600) } else { (1800, 560) };
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     match ext.as_deref() {
-        Some("svg") => draw(SVGBackend::new(path, size).into_drawing_area(), results, awgn),
-        Some("png") => draw(BitMapBackend::new(path, size).into_drawing_area(), results, awgn),
+        Some("svg") => draw(
+            SVGBackend::new(path, size).into_drawing_area(),
+            results,
+            awgn,
+        ),
+        Some("png") => draw(
+            BitMapBackend::new(path, size).into_drawing_area(),
+            results,
+            awgn,
+        ),
         _ => anyhow::bail!(
             "expected a plot file ending in .png or .svg, found `{}`",
             path.display()

@@ -11,12 +11,15 @@ use tilecode::code::{Spec, build, weight_distribution};
 use tilecode::sim::analytic::{hard_crossover, uncoded_ber, union_bound_fer};
 use tilecode::sim::{ExactModel, PointResult};
 
+/// A named analytic FER curve against Eb/N0 in dB.
+type Line = (String, Box<dyn Fn(f64) -> f64>);
+
 /// The points of one code and decoder, by Eb/N0, with the analytic line that belongs to them.
 struct Curve<'a> {
     label: String,
     points: Vec<&'a PointResult>,
     /// FER against Eb/N0 in dB, when the run asked for analytic figures.
-    line: Option<(String, Box<dyn Fn(f64) -> f64>)>,
+    line: Option<Line>,
 }
 
 fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
@@ -36,7 +39,11 @@ fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
         }
     }
     for c in &mut out {
-        c.points.sort_by(|a, b| a.ebn0_db.unwrap_or(0.0).total_cmp(&b.ebn0_db.unwrap_or(0.0)));
+        c.points.sort_by(|a, b| {
+            a.ebn0_db
+                .unwrap_or(0.0)
+                .total_cmp(&b.ebn0_db.unwrap_or(0.0))
+        });
         let first = c.points[0];
         let code = build(&first.code.parse::<Spec>()?);
         let rate_db = 10.0 * code.rate().log10();
@@ -68,7 +75,9 @@ where
     let lo = dbs.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = dbs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (x0, x1) = (lo - 0.5, hi + 0.5);
-    let grid: Vec<f64> = (0..=200).map(|i| x0 + (x1 - x0) * i as f64 / 200.0).collect();
+    let grid: Vec<f64> = (0..=200)
+        .map(|i| x0 + (x1 - x0) * i as f64 / 200.0)
+        .collect();
     let areas = root.split_evenly((1, 2));
     for (area, fer) in areas.iter().zip([true, false]) {
         let value = |r: &PointResult| if fer { r.fer() } else { r.ber() };
@@ -111,16 +120,24 @@ where
         };
         if !fer {
             chart
-                .draw_series(LineSeries::new(line_of(&uncoded_ber), BLACK.stroke_width(2)))
+                .draw_series(LineSeries::new(
+                    line_of(&uncoded_ber),
+                    BLACK.stroke_width(2),
+                ))
                 .map_err(|e| anyhow!("{e}"))?
                 .label("uncoded BPSK")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], BLACK.stroke_width(2)));
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 22, y)], BLACK.stroke_width(2))
+                });
         }
         for (i, c) in curves.iter().enumerate() {
             let color = COLORS[i % COLORS.len()];
             if let (true, Some((name, f))) = (fer, &c.line) {
                 chart
-                    .draw_series(LineSeries::new(line_of(f.as_ref()), color.mix(0.8).stroke_width(2)))
+                    .draw_series(LineSeries::new(
+                        line_of(f.as_ref()),
+                        color.mix(0.8).stroke_width(2),
+                    ))
                     .map_err(|e| anyhow!("{e}"))?
                     .label(format!("{} {name}", c.label))
                     .legend(move |(x, y)| {
@@ -142,7 +159,14 @@ where
                 let (lo, hi) = (lo.max(ymin), hi.max(ymin));
                 let w = (x1 - x0) / 120.0;
                 Some(PathElement::new(
-                    vec![(x - w, lo), (x + w, lo), (x, lo), (x, hi), (x - w, hi), (x + w, hi)],
+                    vec![
+                        (x - w, lo),
+                        (x + w, lo),
+                        (x, lo),
+                        (x, hi),
+                        (x - w, hi),
+                        (x + w, hi),
+                    ],
                     color.stroke_width(1),
                 ))
             });

@@ -11,9 +11,8 @@ use std::process::ExitCode;
 use tilecode::code::{BlockCode, DecoderKind, Spec, build};
 use tilecode::sim::analytic::{uncoded_ber, union_bound_fer};
 use tilecode::sim::{
-    Analytic, Channel, ChannelSpec, Engine, ErasureModel, ExactModel, PointResult, Run,
-    Simulator, StopReason, StopRule, merge, parse_db_list, parse_p_list, parse_results,
-    results_json,
+    Analytic, Channel, ChannelSpec, Engine, ErasureModel, ExactModel, PointResult, Run, Simulator,
+    StopReason, StopRule, merge, parse_db_list, parse_p_list, parse_results, results_json,
 };
 
 /// Arguments of `tilecode simulate`.
@@ -271,7 +270,12 @@ fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResul
             let rate_db = 10.0 * code.rate().log10();
             snrs.iter()
                 .map(|&db| match args.snr_type {
-                    SnrType::Eb => (Channel::Awgn { esn0_db: db + rate_db }, Some(db)),
+                    SnrType::Eb => (
+                        Channel::Awgn {
+                            esn0_db: db + rate_db,
+                        },
+                        Some(db),
+                    ),
                     SnrType::Es => (Channel::Awgn { esn0_db: db }, Some(db - rate_db)),
                 })
                 .collect()
@@ -285,7 +289,15 @@ fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResul
                 .with_decoder(decoder)?;
             let p = ch.mean_error_rate();
             let report = |counts, stop_reason, seconds| {
-                let mut r = sim.report(p, &Run { counts, stop_reason, seconds }, threads);
+                let mut r = sim.report(
+                    p,
+                    &Run {
+                        counts,
+                        stop_reason,
+                        seconds,
+                    },
+                    threads,
+                );
                 r.ebn0_db = ebn0_db;
                 r
             };

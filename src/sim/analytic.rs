@@ -45,7 +45,9 @@ pub fn union_bound_fer(wd: &[num_bigint::BigUint], esn0_db: f64) -> f64 {
     wd.iter()
         .enumerate()
         .skip(1)
-        .map(|(w, a)| a.to_f64().unwrap_or(f64::INFINITY) * q_function((2.0 * w as f64 * es).sqrt()))
+        .map(|(w, a)| {
+            a.to_f64().unwrap_or(f64::INFINITY) * q_function((2.0 * w as f64 * es).sqrt())
+        })
         .sum()
 }
 
@@ -70,7 +72,8 @@ impl ErasureModel {
     pub fn new(code: &dyn BlockCode) -> Result<Self> {
         let (n, k, d) = (code.n(), code.k(), code.d());
         let r = n - k;
-        let binom = |e: usize| -> f64 { (0..e).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64) };
+        let binom =
+            |e: usize| -> f64 { (0..e).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64) };
         let middle: f64 = (d..=r).map(binom).sum();
         let h = parity_check_matrix(code);
         let failing = (0..=n)
@@ -146,7 +149,11 @@ mod tests {
     #[test]
     fn uncoded_and_union_values() {
         // Uncoded BPSK at 9.6 dB: the textbook 1e-5.
-        assert!((uncoded_ber(9.6) / 1.0e-5 - 1.0).abs() < 0.05, "{}", uncoded_ber(9.6));
+        assert!(
+            (uncoded_ber(9.6) / 1.0e-5 - 1.0).abs() < 0.05,
+            "{}",
+            uncoded_ber(9.6)
+        );
         assert!((uncoded_ber(0.0) - 0.078_649_603_525_142_6).abs() < 1e-15);
         // hamming:7, A = 1 + 7x^3 + 7x^4 + x^7.
         let code = from_spec_str("hamming:7").unwrap();
@@ -167,7 +174,9 @@ mod tests {
             let n = code.n();
             let mut failing = vec![0.0; n + 1];
             for mask in 0u32..(1 << n) {
-                let llr: Vec<f32> = (0..n).map(|i| if (mask >> i) & 1 == 1 { 0.0 } else { 1.0 }).collect();
+                let llr: Vec<f32> = (0..n)
+                    .map(|i| if (mask >> i) & 1 == 1 { 0.0 } else { 1.0 })
+                    .collect();
                 if exhaustive_erasure(code.as_ref(), &llr).len() > 1 {
                     failing[mask.count_ones() as usize] += 1.0;
                 }

@@ -19,8 +19,8 @@
 //! frames of a simulation are independent and identically distributed: that is what makes the
 //! binomial confidence intervals of [`crate::sim::stats`] valid for channels with memory too.
 
-use crate::error::{Error, Result};
 use super::normal::{db_to_linear, normal_above, normal_tail, q_function};
+use crate::error::{Error, Result};
 use rand::Rng;
 use std::fmt;
 use std::str::FromStr;
@@ -688,7 +688,10 @@ mod tests {
         let frames = count_errors(&ch, 64, 2000, 5);
         let total: usize = frames.iter().map(|f| f.len()).sum();
         let mean = p * 128_000.0;
-        assert!((total as f64 - mean).abs() < 5.0 * mean.sqrt(), "{total} vs {mean}");
+        assert!(
+            (total as f64 - mean).abs() < 5.0 * mean.sqrt(),
+            "{total} vs {mean}"
+        );
         // The soft values of the same draws: negative exactly where a bit flipped.
         let s = ch.sampler();
         let mut out = Vec::new();
@@ -717,7 +720,10 @@ mod tests {
             let tail = zs.iter().filter(|&&z| z < -2.0).count() as f64 / n;
             let q2 = q_function(2.0);
             assert!(mean.abs() < 5.0 / n.sqrt(), "{esn0_db} dB: mean {mean}");
-            assert!((var - 1.0).abs() < 5.0 * (2.0 / n).sqrt(), "{esn0_db} dB: var {var}");
+            assert!(
+                (var - 1.0).abs() < 5.0 * (2.0 / n).sqrt(),
+                "{esn0_db} dB: var {var}"
+            );
             assert!(
                 (tail - q2).abs() < 5.0 * (q2 / n).sqrt(),
                 "{esn0_db} dB: tail {tail} vs {q2}"
@@ -729,7 +735,10 @@ mod tests {
             .sample_agreement(&mut ChaCha8Rng::seed_from_u64(1), 8, 100, &mut out);
         assert_eq!(
             out.iter().filter(|&&a| a == 0.0).count(),
-            count_errors(&bec, 8, 100, 1).iter().map(Vec::len).sum::<usize>()
+            count_errors(&bec, 8, 100, 1)
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>()
         );
         assert!(out.iter().all(|&a| a == 0.0 || a == 1.0));
     }
@@ -741,7 +750,10 @@ mod tests {
         assert!(a.resolve(None).is_err());
         let e: ChannelSpec = "bec".parse().unwrap();
         assert_eq!(e.resolve(Some(0.125)).unwrap(), Channel::Bec { e: 0.125 });
-        assert_eq!("bec:0.5".parse::<ChannelSpec>().unwrap().to_string(), "bec:0.5");
+        assert_eq!(
+            "bec:0.5".parse::<ChannelSpec>().unwrap().to_string(),
+            "bec:0.5"
+        );
         let s: ChannelSpec = "bsc".parse().unwrap();
         assert!(s.has_placeholder());
         assert_eq!(s.resolve(Some(1e-3)).unwrap().to_string(), "bsc:0.001");

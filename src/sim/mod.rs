@@ -32,5 +32,5 @@ pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
 pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
 pub use report::{PointResult, merge, parse_results, results_json};
-pub use team::{Progress, Solo, Team};
 pub use sweep::{parse_db_list, parse_p_list};
+pub use team::{Progress, Solo, Team};

@@ -39,7 +39,8 @@ impl SoftBatch<'_> {
             }
             self.kernel.encode(cw);
         }
-        self.sampler.sample_agreement(&mut rng, 64, len, &mut s.agree);
+        self.sampler
+            .sample_agreement(&mut rng, 64, len, &mut s.agree);
         s.llr.resize(n, 0.0);
         let (mut detected, mut wrong, mut bit_errors, mut channel_errors) = (0u64, 0u64, 0, 0);
         let mut per_lane = [0u64; 64];

@@ -115,7 +115,10 @@ pub fn parse_db_list(text: &str) -> Result<Vec<f64>> {
         Ok(v) if v.is_finite() && v.abs() <= 100.0 => Ok(v),
         _ => Err(Error::spec(
             item,
-            format!("expected a value in dB between -100 and 100, found `{}`", s.trim()),
+            format!(
+                "expected a value in dB between -100 and 100, found `{}`",
+                s.trim()
+            ),
         )),
     };
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -124,7 +127,13 @@ pub fn parse_db_list(text: &str) -> Result<Vec<f64>> {
             [one] => out.push(db(one, item)?),
             [a, b, step] => {
                 let step = step.trim();
-                linear(db(a, item)?, db(b, item)?, step.strip_prefix('+').unwrap_or(step), item, &mut out)?
+                linear(
+                    db(a, item)?,
+                    db(b, item)?,
+                    step.strip_prefix('+').unwrap_or(step),
+                    item,
+                    &mut out,
+                )?
             }
             _ => return Err(Error::spec(item, "expected DB or START:STOP:STEP")),
         }
@@ -152,8 +161,14 @@ mod tests {
 
     #[test]
     fn db_lists() {
-        assert_eq!(parse_db_list("0:8:2").unwrap(), vec![0.0, 2.0, 4.0, 6.0, 8.0]);
-        assert_eq!(parse_db_list("-1,0.5:1.5:+0.5,1").unwrap(), vec![-1.0, 0.5, 1.0, 1.5]);
+        assert_eq!(
+            parse_db_list("0:8:2").unwrap(),
+            vec![0.0, 2.0, 4.0, 6.0, 8.0]
+        );
+        assert_eq!(
+            parse_db_list("-1,0.5:1.5:+0.5,1").unwrap(),
+            vec![-1.0, 0.5, 1.0, 1.5]
+        );
         for bad in ["", "x", "0:8", "0:8:0", "0:8:-1", "1e9", "0:1:2:3"] {
             assert!(parse_db_list(bad).is_err(), "{bad}");
         }

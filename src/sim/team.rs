@@ -113,14 +113,27 @@ mod tests {
         fn sum(&self, counts: Counts) -> Counts {
             self.0.counts.lock().unwrap()[self.1] = counts;
             self.0.barrier.wait();
-            let total = self.0.counts.lock().unwrap().iter().fold(Counts::default(), |a, &b| a + b);
+            let total = self
+                .0
+                .counts
+                .lock()
+                .unwrap()
+                .iter()
+                .fold(Counts::default(), |a, &b| a + b);
             self.0.barrier.wait();
             total
         }
         fn max(&self, x: f64) -> f64 {
             self.0.times.lock().unwrap()[self.1] = x;
             self.0.barrier.wait();
-            let m = self.0.times.lock().unwrap().iter().copied().fold(0.0, f64::max);
+            let m = self
+                .0
+                .times
+                .lock()
+                .unwrap()
+                .iter()
+                .copied()
+                .fold(0.0, f64::max);
             self.0.barrier.wait();
             m
         }
@@ -143,11 +156,25 @@ mod tests {
     #[test]
     fn a_team_counts_what_one_process_counts_and_resuming_changes_nothing() {
         let code = from_spec_str("alien:5x5").unwrap();
-        let sim = Simulator::new(code.as_ref(), Channel::Bsc { p: 0.03 }, 1, 9, Engine::Sliced)
-            .unwrap();
+        let sim = Simulator::new(
+            code.as_ref(),
+            Channel::Bsc { p: 0.03 },
+            1,
+            9,
+            Engine::Sliced,
+        )
+        .unwrap();
         for stop in [
-            StopRule { min_frame_errors: 0, max_frames: 50_001, max_seconds: 0.0 },
-            StopRule { min_frame_errors: 700, max_frames: 0, max_seconds: 0.0 },
+            StopRule {
+                min_frame_errors: 0,
+                max_frames: 50_001,
+                max_seconds: 0.0,
+            },
+            StopRule {
+                min_frame_errors: 700,
+                max_frames: 0,
+                max_seconds: 0.0,
+            },
         ] {
             let solo = sim.run(&stop, 1).unwrap();
             for size in [2, 3] {
@@ -161,9 +188,15 @@ mod tests {
                         .map(|r| {
                             let (t, sim) = (&t, &sim);
                             s.spawn(move || {
-                                sim.run_with(&stop, 1, Progress::default(), &Member(t, r), &mut |_| Ok(()))
-                                    .unwrap()
-                                    .0
+                                sim.run_with(
+                                    &stop,
+                                    1,
+                                    Progress::default(),
+                                    &Member(t, r),
+                                    &mut |_| Ok(()),
+                                )
+                                .unwrap()
+                                .0
                             })
                         })
                         .collect();
@@ -179,12 +212,18 @@ mod tests {
             let cut = sim.run_with(&stop, 1, Progress::default(), &Solo, &mut |p| {
                 if p.round == 5 {
                     saved = Some(*p);
-                    return Err(crate::error::Error::Limit { what: "test".into(), reason: "stop".into() });
+                    return Err(crate::error::Error::Limit {
+                        what: "test".into(),
+                        reason: "stop".into(),
+                    });
                 }
                 Ok(())
             });
             assert!(cut.is_err());
-            let resumed = sim.run_with(&stop, 2, saved.unwrap(), &Solo, &mut |_| Ok(())).unwrap().0;
+            let resumed = sim
+                .run_with(&stop, 2, saved.unwrap(), &Solo, &mut |_| Ok(()))
+                .unwrap()
+                .0;
             assert_eq!(resumed.counts, solo.counts);
         }
     }

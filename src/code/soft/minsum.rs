@@ -140,8 +140,8 @@ impl SoftDecoder for MinSumDecoder {
                 }
                 inputs[m] = x_total - msg.col_x[j];
                 check(&inputs[..=m], &mut outputs[..=m]);
-                for i in 0..m {
-                    msg.col[i * n + j] = outputs[i];
+                for (i, &o) in outputs[..m].iter().enumerate() {
+                    msg.col[i * n + j] = o;
                 }
                 x_total += outputs[m] - msg.col_x[j];
                 msg.col_x[j] = outputs[m];

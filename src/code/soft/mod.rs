@@ -172,7 +172,13 @@ pub fn hard_decision(llr: &[f32]) -> BitVec {
 pub fn correlation(llr: &[f32], word: &BitVec) -> f64 {
     llr.iter()
         .enumerate()
-        .map(|(i, &l)| if word.get(i) { -f64::from(l) } else { f64::from(l) })
+        .map(|(i, &l)| {
+            if word.get(i) {
+                -f64::from(l)
+            } else {
+                f64::from(l)
+            }
+        })
         .sum()
 }
 
@@ -222,7 +228,13 @@ mod tests {
 
     #[test]
     fn parity_checks_vanish_on_codewords() {
-        for spec in ["alien:5x5", "alien:4x5", "hamming:7", "secded:13", "repetition:3"] {
+        for spec in [
+            "alien:5x5",
+            "alien:4x5",
+            "hamming:7",
+            "secded:13",
+            "repetition:3",
+        ] {
             let code = from_spec_str(spec).unwrap();
             let h = parity_check_matrix(code.as_ref());
             assert_eq!(h.rows(), code.n() - code.k());

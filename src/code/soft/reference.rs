@@ -11,7 +11,10 @@ pub const MAX_REFERENCE_K: usize = 20;
 
 fn codewords(code: &dyn BlockCode) -> impl Iterator<Item = BitVec> + '_ {
     let k = code.k();
-    assert!(k <= MAX_REFERENCE_K, "exhaustive search over 2^{k} codewords");
+    assert!(
+        k <= MAX_REFERENCE_K,
+        "exhaustive search over 2^{k} codewords"
+    );
     (0..1u64 << k).map(move |m| {
         let bits: Vec<bool> = (0..k).map(|i| (m >> i) & 1 == 1).collect();
         code.encode(&BitVec::from_bools(&bits))
