@@ -94,34 +94,39 @@ impl SoftDecoder for MlDecoder {
     }
 }
 
-/// The cheapest path of the syndrome trellis that ends in state 0.
+/// The cheapest path of the syndrome trellis that ends in state 0. The add-compare-select step
+/// is branchless (the comparisons are coin flips for the branch predictor) and the survivors'
+/// last bits are kept as bit masks, one bit per state.
 fn viterbi(llr: &[f32], cols: &[u64], bits: usize) -> BitVec {
     let states = 1usize << bits;
+    let words = states.div_ceil(64);
     let n = llr.len();
     let mut cost = vec![f32::INFINITY; states];
     let mut next = vec![0f32; states];
     cost[0] = 0.0;
-    // choice[i * states + s]: the cheapest path into state s after position i set c_i = 1.
-    let mut choice = vec![false; n * states];
+    // Bit s of choice[i]: the cheapest path into state s after position i set c_i = 1.
+    let mut choice = vec![0u64; n * words];
     for (i, (&l, &h)) in llr.iter().zip(cols).enumerate() {
         let h = h as usize;
-        let row = &mut choice[i * states..(i + 1) * states];
-        for s in 0..states {
-            let stay = cost[s];
-            let flip = cost[s ^ h] + l;
-            if flip < stay {
-                next[s] = flip;
-                row[s] = true;
-            } else {
-                next[s] = stay;
+        let row = &mut choice[i * words..(i + 1) * words];
+        for (w, mask) in row.iter_mut().enumerate() {
+            let mut m = 0u64;
+            for b in 0..64.min(states) {
+                let s = w * 64 + b;
+                let stay = cost[s];
+                let flip = cost[s ^ h] + l;
+                let take = flip < stay;
+                next[s] = if take { flip } else { stay };
+                m |= u64::from(take) << b;
             }
+            *mask = m;
         }
         std::mem::swap(&mut cost, &mut next);
     }
     let mut out = BitVec::zeros(n);
     let mut s = 0usize;
     for i in (0..n).rev() {
-        if choice[i * states + s] {
+        if (choice[i * words + s / 64] >> (s % 64)) & 1 == 1 {
             out.set(i, true);
             s ^= cols[i] as usize;
         }
