@@ -35,6 +35,7 @@ Examples:
   tilecode simulate alien:9x9 --p 1e-4:1e-1:x10 --plot fer.svg
   tilecode simulate alien:9x9 --channel burst:8 --p 1e-4,1e-3 --interleave 8
   tilecode simulate hamming:7 --channel awgn --ebn0 0:8:1 --decoder ml --exact --plot fer.png
+  tilecode simulate alien:9x9 --channel awgn --ebn0 2:7:1 --decoder hard,chase,iterative --exact
   tilecode simulate secded:16 --channel bec --p 0.05,0.1 --exact
   tilecode simulate --merge run1.json run2.json --json
   tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --checkpoint run.ckpt --json
@@ -57,9 +58,9 @@ pub struct Args {
     /// Whether --ebn0 gives Eb/N0 (per information bit) or Es/N0 (per channel bit).
     #[arg(long, value_enum, default_value_t = SnrType::Eb)]
     snr_type: SnrType,
-    /// The decoder (see below; default: erasure on bec, hard otherwise).
-    #[arg(long, value_enum)]
-    decoder: Option<DecoderArg>,
+    /// The decoders, a comma list (see below; default: erasure on bec, hard otherwise).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    decoder: Vec<DecoderArg>,
     /// Chase-II: the number of least reliable positions whose flips are tried.
     #[arg(long, value_name = "P", default_value_t = 4)]
     chase_p: usize,
@@ -207,14 +208,21 @@ fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResul
         (Some(_), false) => bail!("--ebn0 needs --channel awgn, found `{channel}`"),
         (None, false) => Vec::new(),
     };
-    let decoder = match (args.decoder, channel) {
-        (None, ChannelSpec::Bec(_)) | (Some(DecoderArg::Erasure), _) => DecoderKind::Erasure,
-        (None | Some(DecoderArg::Hard), _) => DecoderKind::Hard,
-        (Some(DecoderArg::Ml), _) => DecoderKind::Ml,
-        (Some(DecoderArg::Chase), _) => DecoderKind::Chase { p: args.chase_p },
-        (Some(DecoderArg::Iterative), _) => DecoderKind::Iterative {
-            iterations: args.iterations,
-        },
+    let decoders: Vec<DecoderKind> = match (args.decoder.as_slice(), channel) {
+        ([], ChannelSpec::Bec(_)) => vec![DecoderKind::Erasure],
+        ([], _) => vec![DecoderKind::Hard],
+        (list, _) => list
+            .iter()
+            .map(|d| match d {
+                DecoderArg::Erasure => DecoderKind::Erasure,
+                DecoderArg::Hard => DecoderKind::Hard,
+                DecoderArg::Ml => DecoderKind::Ml,
+                DecoderArg::Chase => DecoderKind::Chase { p: args.chase_p },
+                DecoderArg::Iterative => DecoderKind::Iterative {
+                    iterations: args.iterations,
+                },
+            })
+            .collect(),
     };
     if args.interleave == 0 {
         bail!("--interleave must be at least 1, found 0");
@@ -250,7 +258,7 @@ fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResul
     let mut results = Vec::new();
     for spec in &specs {
         let code = build(spec);
-        let model = if args.exact && matches!(decoder, DecoderKind::Hard) {
+        let model = if args.exact && decoders.contains(&DecoderKind::Hard) {
             if !channel.is_awgn() && !channel.resolve(Some(0.0))?.is_bsc() {
                 bail!(
                     "--exact needs the binary symmetric channel (or awgn, bec), found `{channel}`"
@@ -284,7 +292,10 @@ fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResul
                 .map(|&p| Ok((channel.resolve(p)?, None)))
                 .collect::<anyhow::Result<_>>()?
         };
-        for (ch, ebn0_db) in points {
+        for (&decoder, &(ch, ebn0_db)) in decoders
+            .iter()
+            .flat_map(|d| points.iter().map(move |pt| (d, pt)))
+        {
             let sim = Simulator::new(code.as_ref(), ch, args.interleave, args.seed, engine)?
                 .with_decoder(decoder)?;
             let p = ch.mean_error_rate();
@@ -319,7 +330,7 @@ fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResul
                     report(run.counts, run.stop_reason, run.seconds)
                 }
             };
-            if let Some((m, distances)) = &model {
+            if let (Some((m, distances)), DecoderKind::Hard) = (&model, decoder) {
                 point.exact = Some(m.rates(point.p));
                 point.distances = Some(*distances);
             }
