@@ -53,7 +53,9 @@ fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
             let m = ExactModel::new(code.as_ref(), depth)?;
             let f = move |db: f64| m.rates(hard_crossover(db + rate_db)).fer;
             c.line = Some(("exact (BSC at equivalent p)".into(), Box::new(f)));
-        } else if first.decoder == "ml" && first.analytic.is_some_and(|a| a.union_bound_fer.is_some()) {
+        } else if first.decoder == "ml"
+            && first.analytic.is_some_and(|a| a.union_bound_fer.is_some())
+        {
             let wd = weight_distribution(code.as_ref())?;
             let f = move |db: f64| frame(union_bound_fer(&wd, db + rate_db));
             c.line = Some(("union bound (ML)".into(), Box::new(f)));
