@@ -13,8 +13,11 @@ $T simulate hamming:7 secded:16 --ebn0 0:7:1 --decoder ml "${common[@]}" --max-f
     --plot $out/awgn_ml_union.png > $out/awgn_ml_union.json
 $T simulate alien:9x9 --ebn0 3:10:1 --decoder hard "${common[@]}" --max-frames 20000000 \
     > $out/awgn_alien_hard.json
+$T simulate secded:81 secded:72 --ebn0 3:10:1 --decoder hard "${common[@]}" --max-frames 20000000 \
+    > $out/awgn_secded_hard.json
 $T simulate alien:9x9 --ebn0 3:8:1 --decoder hard,chase,iterative "${common[@]}" --max-frames 1000000 \
     --plot $out/awgn_alien.png > $out/awgn_alien.json
 $T simulate secded:81 secded:72 --ebn0 3:8:1 --decoder hard,chase,ml "${common[@]}" --max-frames 1000000 \
     --plot $out/awgn_secded.png > $out/awgn_secded.json
-python3 scripts/coding_gain.py $out/awgn_alien_hard.json $out/awgn_alien.json $out/awgn_secded.json
+python3 scripts/coding_gain.py $out/awgn_alien_hard.json $out/awgn_secded_hard.json \
+    $out/awgn_alien.json $out/awgn_secded.json

@@ -9,12 +9,18 @@ fn tilecode() -> Command {
 }
 
 fn run_json(args: &[&str]) -> Value {
-    let out = tilecode()
-        .arg("simulate")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
+    json_of(
+        tilecode()
+            .arg("simulate")
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap(),
+    )
+}
+
+/// The JSON a successful run printed.
+fn json_of(out: std::process::Output) -> Value {
     assert!(
         out.status.success(),
         "{}",
@@ -778,18 +784,14 @@ mod resume {
         child.wait().unwrap();
         let saved: Value = serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
         assert!(u(&saved["current"], "frames") < 1_000_000);
-        let out = tilecode()
-            .args(ARGS)
-            .arg("--resume")
-            .arg(&ck)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let resumed = json_of(
+            tilecode()
+                .args(ARGS)
+                .arg("--resume")
+                .arg(&ck)
+                .output()
+                .unwrap(),
         );
-        let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(counts(&resumed), counts(&whole));
         // Not a checkpoint: refused.
         tilecode()
@@ -829,12 +831,7 @@ mod resume {
             .args(args)
             .output()
             .expect("mpirun (OpenMPI) is installed: see scripts/mpi_check.sh");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let two: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let two = json_of(out);
         assert_eq!(counts(&two), counts(&one));
         assert_eq!(u(&results(&two)[0], "frames"), 30_001);
     }

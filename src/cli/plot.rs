@@ -27,23 +27,37 @@ struct Curve<'a> {
     exact: Option<ExactModel>,
 }
 
-fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
-    let mut out: Vec<Curve> = Vec::new();
+/// The points grouped by label, in order of first appearance.
+pub(super) fn group(
+    results: &[PointResult],
+    label: impl Fn(&PointResult) -> String,
+) -> Vec<(String, Vec<&PointResult>)> {
+    let mut out: Vec<(String, Vec<&PointResult>)> = Vec::new();
     for r in results {
-        let label = if r.interleave > 1 {
+        let l = label(r);
+        match out.iter_mut().find(|(k, _)| *k == l) {
+            Some((_, points)) => points.push(r),
+            None => out.push((l, vec![r])),
+        }
+    }
+    out
+}
+
+fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
+    let mut out: Vec<Curve> = group(results, |r| {
+        if r.interleave > 1 {
             format!("{} D={}", r.code, r.interleave)
         } else {
             r.code.clone()
-        };
-        match out.iter_mut().find(|c| c.label == label) {
-            Some(c) => c.points.push(r),
-            None => out.push(Curve {
-                label,
-                points: vec![r],
-                exact: None,
-            }),
         }
-    }
+    })
+    .into_iter()
+    .map(|(label, points)| Curve {
+        label,
+        points,
+        exact: None,
+    })
+    .collect();
     for c in &mut out {
         c.points.sort_by(|a, b| a.p.total_cmp(&b.p));
         let first = c.points[0];
@@ -266,14 +280,25 @@ where
                 .label(format!("{} simulated (95% CI)", c.label))
                 .legend(move |(x, y)| Circle::new((x + 11, y), 4, color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     }
     Ok(())
+}
+
+/// The legend box of a panel, in the style of every plot here.
+pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| anyhow!("{e}"))
 }

@@ -3,7 +3,7 @@
 //! lines, the exact hard-decision FER (the BSC formulas at the equivalent crossover p), the union
 //! bound on the ML FER, and uncoded BPSK.
 
-use super::plot::{COLORS, decade_floor};
+use super::plot::{COLORS, decade_floor, group, legend};
 use anyhow::anyhow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -23,21 +23,20 @@ struct Curve<'a> {
 }
 
 fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
-    let mut out: Vec<Curve> = Vec::new();
-    for r in results {
+    let mut out: Vec<Curve> = group(results, |r| {
         let mut label = format!("{} {}", r.code, r.decoder);
         if r.interleave > 1 {
             label += &format!(" D={}", r.interleave);
         }
-        match out.iter_mut().find(|c| c.label == label) {
-            Some(c) => c.points.push(r),
-            None => out.push(Curve {
-                label,
-                points: vec![r],
-                line: None,
-            }),
-        }
-    }
+        label
+    })
+    .into_iter()
+    .map(|(label, points)| Curve {
+        label,
+        points,
+        line: None,
+    })
+    .collect();
     for c in &mut out {
         c.points.sort_by(|a, b| {
             a.ebn0_db
@@ -179,14 +178,7 @@ where
                 .label(format!("{} simulated (95% CI)", c.label))
                 .legend(move |(x, y)| Circle::new((x + 11, y), 4, color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
     }
     Ok(())
 }
