@@ -542,6 +542,7 @@ mod awgn {
             let a = &r["analytic"];
             assert!(f(a, "union_bound_fer") > f(r, "fer") * 0.5, "{r}");
             assert!(f(a, "uncoded_ber") > 0.0);
+            assert!(f(a, "union_bound_ber") > f(r, "ber") * 0.5, "{r}");
             assert!(
                 r.get("exact").is_none(),
                 "exact BSC rates are for hard decisions"

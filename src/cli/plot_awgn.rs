@@ -8,7 +8,7 @@ use anyhow::anyhow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use tilecode::code::{Spec, build, weight_distribution};
-use tilecode::sim::analytic::{hard_crossover, uncoded_ber, union_bound_fer};
+use tilecode::sim::analytic::{hard_crossover, uncoded_ber, union_bound_ber, union_bound_fer};
 use tilecode::sim::{ExactModel, PointResult};
 
 /// A named analytic FER curve against Eb/N0 in dB.
@@ -20,6 +20,8 @@ struct Curve<'a> {
     points: Vec<&'a PointResult>,
     /// FER against Eb/N0 in dB, when the run asked for analytic figures.
     line: Option<Line>,
+    /// BER against Eb/N0 in dB, likewise (the union bound of `ml` runs).
+    ber_line: Option<Line>,
 }
 
 fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
@@ -35,6 +37,7 @@ fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
         label,
         points,
         line: None,
+        ber_line: None,
     })
     .collect();
     for c in &mut out {
@@ -56,8 +59,11 @@ fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
             && first.analytic.is_some_and(|a| a.union_bound_fer.is_some())
         {
             let wd = weight_distribution(code.as_ref())?;
+            let (wd2, k) = (wd.clone(), code.k());
             let f = move |db: f64| frame(union_bound_fer(&wd, db + rate_db));
             c.line = Some(("union bound (ML)".into(), Box::new(f)));
+            let b = move |db: f64| union_bound_ber(&wd2, k, db + rate_db);
+            c.ber_line = Some(("union bound (ML)".into(), Box::new(b)));
         }
     }
     Ok(out)
@@ -133,7 +139,7 @@ where
         }
         for (i, c) in curves.iter().enumerate() {
             let color = COLORS[i % COLORS.len()];
-            if let (true, Some((name, f))) = (fer, &c.line) {
+            if let Some((name, f)) = if fer { &c.line } else { &c.ber_line } {
                 chart
                     .draw_series(LineSeries::new(
                         line_of(f.as_ref()),

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tilecode::code::{BlockCode, DecoderKind, Spec, build};
-use tilecode::sim::analytic::{uncoded_ber, union_bound_fer};
+use tilecode::sim::analytic::{uncoded_ber, union_bound_ber, union_bound_fer};
 use tilecode::sim::{
     Analytic, Channel, ChannelSpec, Engine, ErasureModel, ExactModel, PointResult, Run, Simulator,
     StopReason, StopRule, merge, parse_db_list, parse_p_list, parse_results, results_json,
@@ -378,6 +378,7 @@ impl Analytics {
                 Some(Analytic {
                     uncoded_ber: Some(uncoded_ber(ebn0)),
                     union_bound_fer: Some(frame_of(union_bound_fer(wd, esn0), point.interleave)),
+                    union_bound_ber: Some(union_bound_ber(wd, point.k, esn0).min(1.0)),
                     erasure_fer: None,
                 })
             }

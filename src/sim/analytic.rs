@@ -4,7 +4,10 @@
 //! * hard decisions: the channel is a binary symmetric channel with `p = Q(sqrt(2 Es/N0))`,
 //!   `Es/N0 = R Eb/N0`, so the exact rates of [`crate::sim::ExactModel`] at that `p` hold;
 //! * the union bound on the soft ML frame error rate: a codeword of weight `w` beats the one
-//!   sent with probability `Q(sqrt(2 w Es/N0))`, so `FER <= sum_w A_w Q(sqrt(2 w Es/N0))`;
+//!   sent with probability `Q(sqrt(2 w Es/N0))`, so `FER <= sum_w A_w Q(sqrt(2 w Es/N0))`; and
+//!   on the BER, since a decoded word at distance `w` carries at most `min(w, k)` wrong message
+//!   bits: `BER <= sum_w min(w, k) / k A_w Q(sqrt(2 w Es/N0))` (looser than a bound from the
+//!   input-output weight enumerator, which these codes do not have in closed form);
 //! * ML erasure decoding fails exactly when the erased columns of the parity-check matrix are
 //!   dependent: never below `d` erasures, always above `n - k`. [`ErasureModel`] counts the
 //!   failing patterns of each size in between when there are few enough to list, which gives
@@ -24,6 +27,8 @@ pub struct Analytic {
     pub uncoded_ber: Option<f64>,
     /// The union bound on the soft ML FER (AWGN), capped at 1.
     pub union_bound_fer: Option<f64>,
+    /// The union bound on the soft ML BER (AWGN), capped at 1.
+    pub union_bound_ber: Option<f64>,
     /// The ML erasure FER (BEC): `(low, high)`, equal when exact.
     pub erasure_fer: Option<(f64, f64)>,
 }
@@ -47,6 +52,20 @@ pub fn union_bound_fer(wd: &[num_bigint::BigUint], esn0_db: f64) -> f64 {
         .skip(1)
         .map(|(w, a)| {
             a.to_f64().unwrap_or(f64::INFINITY) * q_function((2.0 * w as f64 * es).sqrt())
+        })
+        .sum()
+}
+
+/// The union bound on the ML bit error rate of a code of dimension `k` with weight
+/// distribution `wd` at `esn0_db`, before capping at 1.
+pub fn union_bound_ber(wd: &[num_bigint::BigUint], k: usize, esn0_db: f64) -> f64 {
+    let es = db_to_linear(esn0_db);
+    wd.iter()
+        .enumerate()
+        .skip(1)
+        .map(|(w, a)| {
+            a.to_f64().unwrap_or(f64::INFINITY) * w.min(k) as f64 / k as f64
+                * q_function((2.0 * w as f64 * es).sqrt())
         })
         .sum()
 }
@@ -162,6 +181,8 @@ mod tests {
         let q = |w: f64| q_function((2.0 * w * es).sqrt());
         let want = 7.0 * q(3.0) + 7.0 * q(4.0) + q(7.0);
         assert!((union_bound_fer(&wd, 3.0) / want - 1.0).abs() < 1e-12);
+        let want_ber = (7.0 * 3.0 * q(3.0) + 7.0 * 4.0 * q(4.0) + 4.0 * q(7.0)) / 4.0;
+        assert!((union_bound_ber(&wd, 4, 3.0) / want_ber - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -212,6 +212,9 @@ impl PointResult {
             if let Some(x) = a.union_bound_fer {
                 o.insert("union_bound_fer".into(), num_f64(x));
             }
+            if let Some(x) = a.union_bound_ber {
+                o.insert("union_bound_ber".into(), num_f64(x));
+            }
             if let Some((lo, hi)) = a.erasure_fer {
                 o.insert("erasure_fer_low".into(), num_f64(lo));
                 o.insert("erasure_fer_high".into(), num_f64(hi));
@@ -280,6 +283,7 @@ impl PointResult {
                 Some(Analytic {
                     uncoded_ber: g("uncoded_ber"),
                     union_bound_fer: g("union_bound_fer"),
+                    union_bound_ber: g("union_bound_ber"),
                     erasure_fer: g("erasure_fer_low").zip(g("erasure_fer_high")),
                 })
             }
