@@ -200,6 +200,10 @@ fn ml_fer_equals_exhaustive_search_and_stays_under_the_union_bound() {
             let e = reference.point(0.0, &stop_frames(3_000), 2).unwrap();
             let m = ml.point(0.0, &stop_frames(3_000), 2).unwrap();
             assert_eq!(m.counts, e.counts, "{spec} at {ebn0} dB");
+            assert_eq!(
+                (e.decoder.as_str(), m.decoder.as_str()),
+                ("exhaustive", "ml")
+            );
             // Hard decisions on that noise do worse.
             let hard = sim(2).point(0.0, &stop_frames(200_000), 2).unwrap();
             assert!(

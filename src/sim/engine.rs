@@ -170,6 +170,8 @@ pub struct Simulator {
     engine: Engine,
     decoder: DecoderKind,
     soft: Option<Box<dyn SoftDecoder>>,
+    /// The decoder as reported: `decoder` printed, or a caller's decoder's name.
+    label: String,
 }
 
 impl Simulator {
@@ -210,6 +212,7 @@ impl Simulator {
             engine,
             decoder: DecoderKind::Hard,
             soft: None,
+            label: DecoderKind::Hard.to_string(),
         })
     }
 
@@ -244,6 +247,7 @@ impl Simulator {
             kind => Some(soft_decoder(self.code.as_ref(), kind)?),
         };
         self.decoder = decoder;
+        self.label = decoder.to_string();
         Ok(self)
     }
 
@@ -260,11 +264,13 @@ impl Simulator {
                 reason: format!("expected awgn or bec, found {}", self.channel),
             });
         }
+        self.label = decoder.name().to_string();
         self.soft = Some(decoder);
         Ok(self)
     }
 
-    /// The decoder.
+    /// The built-in decoder (`Hard` also when a caller's decoder was given with
+    /// [`Simulator::with_soft_decoder`]; the report names that one).
     pub fn decoder(&self) -> DecoderKind {
         self.decoder
     }
@@ -569,7 +575,7 @@ impl Simulator {
                 (None, Engine::Sliced) => self.kernel.kernel_name().into(),
                 (None, Engine::Reference) => "block_code".into(),
             },
-            decoder: self.decoder.to_string(),
+            decoder: self.label.clone(),
             ebn0_db: None,
             analytic: None,
             seeds: vec![self.seed],
