@@ -92,9 +92,8 @@ fn one_mebibyte_through_the_cli() {
 #[test]
 fn fuzz_two_bytes_in_a_one_group_chunk() {
     let o = Options {
-        code: "alien:9x9".parse().unwrap(),
-        interleave: 512,
         chunk_size: 2536,
+        ..Options::new("alien:9x9".parse().unwrap(), 512)
     };
     let data = [255u8, 255];
     let enc = stream::encode(&data, &o).unwrap();

@@ -36,11 +36,15 @@ fn payload(len: usize, seed: u64) -> Vec<u8> {
     (0..len).map(|_| rng.r#gen()).collect()
 }
 
+/// Options for the inner code's tests: no recovery chunks (so that every damaged byte is
+/// read, and damage beyond the code shows), and a fixed stream id (so that streams compare
+/// byte for byte). Recovery is tested in tests/stream_damage.rs.
 fn opts(s: &str, d: usize, chunk_size: usize) -> Options {
     Options {
-        code: spec(s),
-        interleave: d,
         chunk_size,
+        recovery: 0.0,
+        stream_id: Some(7),
+        ..Options::new(spec(s), d)
     }
 }
 
@@ -49,38 +53,55 @@ fn t_of(s: &str) -> usize {
 }
 
 /// Where the codeword groups of an encoded stream start, from its header and length.
-fn group_starts(enc: &[u8], h: &Header) -> Vec<usize> {
+/// Byte offsets of every group of a stream without recovery chunks, and (version 2) of every
+/// frame header, end frame copies included.
+fn group_starts(enc: &[u8], h: &Header) -> (Vec<usize>, Vec<usize>) {
+    let slot = h.region_bytes / 3;
+    let frame = if h.version == 1 { 0 } else { 64 };
     let body_end = enc.len() - h.region_bytes;
     let mut starts = Vec::new();
+    let mut frames = Vec::new();
     let mut chunk = h.region_bytes;
     while chunk < body_end {
-        let end = (chunk + h.chunk_bytes).min(body_end);
-        starts.extend((chunk..end).step_by(h.group_bytes));
+        frames.push(chunk);
+        let end = (chunk + frame + h.chunk_bytes).min(body_end);
+        starts.extend((chunk + frame..end).step_by(h.group_bytes));
         chunk = end;
     }
-    starts
+    if h.version != 1 {
+        frames.extend((0..3).map(|c| body_end + c * slot));
+    } else {
+        frames.clear();
+    }
+    (starts, frames)
 }
 
 fn flip(buf: &mut [u8], bit: usize) {
     buf[bit / 8] ^= 1 << (bit % 8);
 }
 
-/// One flipped bit in every codeword of the data, and in the header and trailer at most one
-/// copy of each bit flipped (the copies are the codewords there).
+/// One flipped bit in every codeword of the data; in the header region (and the version 1
+/// trailer) at most one copy of each bit flipped (the copies are the codewords there); one
+/// flipped bit in every version 2 frame header (each corrects one).
 fn flip_one_per_codeword(enc: &mut [u8], seed: u64) {
     let h = stream::read_header(enc).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let n = h.code.n();
     let d = h.interleave;
-    for s in group_starts(enc, &h) {
+    let (groups, frames) = group_starts(enc, &h);
+    for s in groups {
         for lane in 0..d {
             let row = rng.gen_range(0..n);
             flip(enc, s * 8 + row * d + lane);
         }
     }
+    for f in frames {
+        flip(enc, f * 8 + rng.gen_range(0..512));
+    }
     let slot = h.region_bytes / 3;
     let trailer = enc.len() - h.region_bytes;
-    for base in [0, trailer] {
+    let regions: &[usize] = if h.version == 1 { &[0, trailer] } else { &[0] };
+    for &base in regions {
         for bit in 0..512 {
             if rng.gen_bool(0.5) {
                 let copy = rng.gen_range(0..3);
@@ -167,9 +188,11 @@ fn one_flip_per_codeword_anywhere_is_corrected() {
                 assert_eq!(&dec[..], &data[..], "{s} D={d} len={len}");
                 assert_eq!(rep.status(), StreamStatus::Repaired);
                 assert_eq!(rep.uncorrectable_codewords, 0);
+                // Every data frame header and the end frame's first copy were repaired too.
                 assert_eq!(
-                    rep.corrected_bits - rep.header_corrected_bits - rep.trailer_corrected_bits,
-                    rep.codewords
+                    rep.corrected_bits - rep.header_corrected_bits,
+                    rep.codewords + rep.chunks + 1,
+                    "{s} D={d} len={len}: {rep:?}"
                 );
             }
         }
@@ -195,7 +218,15 @@ fn a_burst_of_d_bits_anywhere_is_corrected() {
                 let (dec, rep) =
                     decode(&bad).unwrap_or_else(|e| panic!("{s} D={d} burst at bit {start}: {e}"));
                 assert_eq!(&dec[..], &data[..], "{s} D={d} burst at bit {start}");
-                assert!(rep.corrected_bits > 0);
+                // A burst only in the end frame's later copies and its slots' zero padding
+                // is never read.
+                let slot = stream::read_header(&enc).unwrap().region_bytes / 3;
+                assert!(
+                    rep.status() == StreamStatus::Repaired
+                        || start >= (enc.len() - 3 * slot + 64) * 8,
+                    "{s} D={d} burst at bit {start} of {}: {rep:?}",
+                    enc.len() * 8
+                );
             }
         }
     }
@@ -211,6 +242,16 @@ fn truncation_anywhere_is_unexpected_eof() {
             let short = &enc[..cut];
             match decode(short) {
                 Err(Error::Truncated { .. }) => {}
+                // Only the end frame's copies cut: the short last chunk proves the data
+                // complete.
+                Ok((out, rep)) if rep.end_missing || rep.corrected_bits == 0 => {
+                    assert_eq!(&out[..], &data[..], "{s} D={d} cut at {cut}");
+                    assert!(
+                        cut >= enc.len() - 3 * 64.max(d / 8),
+                        "{s} D={d} cut at {cut}"
+                    );
+                    continue;
+                }
                 other => panic!("{s} D={d} cut at {cut} of {}: {other:?}", enc.len()),
             }
             match decode_lenient(short) {
@@ -273,24 +314,28 @@ fn header_damaged_beyond_repair_is_refused_never_misread() {
             other => panic!("trial {trial}: {other:?}"),
         }
     }
-    // Everything wiped.
+    // Everything wiped: the first frame carries the whole layout, and decoding starts there.
     let mut bad = enc.clone();
     for x in bad.iter_mut().take(192) {
         *x = rng.r#gen();
     }
-    assert!(matches!(
-        decode(&bad),
-        Err(Error::BadHeader { .. }) | Err(Error::NotTilecode { .. })
-    ));
-    // A valid header for an unsupported version is refused as such.
-    let mut v2 = enc.clone();
+    let (out, rep) = decode(&bad).expect("decoded from its first frame");
+    assert_eq!(&out[..], &data[..]);
+    assert_eq!((rep.resyncs, rep.skipped_bytes), (1, 192));
+    // A valid header for an unsupported version is refused as such (a version 1 stream has
+    // no frames to start from instead).
+    let o1 = Options {
+        version: 1,
+        ..opts("alien:9x9", 64, 1000)
+    };
+    let mut v3 = encode(&data, &o1).unwrap().to_vec();
     for copy in 0..3 {
-        v2[copy * 64 + 8] = 2;
-        let crc = crc32c::crc32c(&v2[copy * 64..copy * 64 + 60]);
-        v2[copy * 64 + 60..copy * 64 + 64].copy_from_slice(&crc.to_le_bytes());
+        v3[copy * 64 + 8] = 3;
+        let crc = crc32c::crc32c(&v3[copy * 64..copy * 64 + 60]);
+        v3[copy * 64 + 60..copy * 64 + 64].copy_from_slice(&crc.to_le_bytes());
     }
-    match decode(&v2) {
-        Err(Error::BadHeader { reason }) => assert!(reason.contains("version 2"), "{reason}"),
+    match decode(&v3) {
+        Err(Error::BadHeader { reason }) => assert!(reason.contains("version 3"), "{reason}"),
         other => panic!("{other:?}"),
     }
 }
@@ -298,14 +343,14 @@ fn header_damaged_beyond_repair_is_refused_never_misread() {
 /// Flips two bits in one lane of one group of the data (detected, not corrected, by d = 4).
 fn double_error(enc: &mut [u8], group: usize, lane: usize, rows: (usize, usize)) {
     let h = stream::read_header(enc).unwrap();
-    let s = group_starts(enc, &h)[group];
+    let s = group_starts(enc, &h).0[group];
     let d = h.interleave;
     flip(enc, s * 8 + rows.0 * d + lane);
     flip(enc, s * 8 + rows.1 * d + lane);
 }
 
 #[test]
-fn chunk_damage_is_reported_in_tight_ranges() {
+fn chunk_damage_is_reported_as_its_check_block() {
     let o = opts("alien:9x9", 64, 10_000);
     let data = payload(35_000, 21);
     let enc = encode(&data, &o).unwrap().to_vec();
@@ -320,7 +365,7 @@ fn chunk_damage_is_reported_in_tight_ranges() {
         double_error(&mut bad, group, lane, rows);
         match decode(&bad) {
             Err(Error::Corrupt { reason }) => {
-                assert!(reason.contains("could not be corrected"), "{reason}")
+                assert!(reason.contains("could not be restored"), "{reason}")
             }
             other => panic!("{other:?}"),
         }
@@ -341,9 +386,12 @@ fn chunk_damage_is_reported_in_tight_ranges() {
                 rep.damaged_ranges
             );
         }
-        // Tight: one byte per data row of the lane at most (65 for alien:9x9).
-        let total: u64 = rep.damaged_ranges.iter().map(|(a, b)| b - a).sum();
-        assert!(total <= 65, "{total} bytes reported for one codeword");
+        // Exactly the failed check block: the chunk of 10 000 bytes holding the codeword.
+        let c = (group / groups_per_chunk) as u64 * 10_000;
+        assert_eq!(
+            rep.damaged_ranges,
+            vec![(c, (c + 10_000).min(data.len() as u64))]
+        );
         for w in rep.damaged_ranges.windows(2) {
             assert!(
                 w[0].1 < w[1].0,
@@ -373,7 +421,7 @@ fn strict_and_lenient_read_paths_agree_with_one_shot() {
     double_error(&mut bad, 3, 100, (2, 9));
     // Single flips elsewhere, which are repaired.
     let h = stream::read_header(&bad).unwrap();
-    let g1 = group_starts(&bad, &h)[1];
+    let g1 = group_starts(&bad, &h).0[1];
     for lane in 0..512 {
         flip(&mut bad, g1 * 8 + (lane % 72) * 512 + lane);
     }
@@ -506,7 +554,8 @@ fn codes_without_correction_detect_single_flips() {
         let data = payload(5000, 61);
         let mut enc = encode(&data, &opts(s, 64, 0)).unwrap().to_vec();
         let h = stream::read_header(&enc).unwrap();
-        flip(&mut enc, (h.region_bytes + 3) * 8 + 2);
+        let first = group_starts(&enc, &h).0[0];
+        flip(&mut enc, (first + 3) * 8 + 2);
         match decode(&enc) {
             Err(Error::Corrupt { .. }) => {}
             other => panic!("{s}: {other:?}"),
@@ -515,11 +564,11 @@ fn codes_without_correction_detect_single_flips() {
         assert_eq!(out.len(), data.len());
         assert_eq!(rep.status(), StreamStatus::Damaged);
         assert_eq!(rep.uncorrectable_codewords, 1);
-        // The codeword's data bits: one byte in each of its k rows.
-        let k = tilecode::code::build(&spec(s)).k() as u64;
-        let total: u64 = rep.damaged_ranges.iter().map(|(a, b)| b - a).sum();
-        assert!(total <= k, "{s}: {:?}", rep.damaged_ranges);
-        assert!(rep.damaged_ranges.iter().any(|&(a, b)| a <= 3 && 3 < b));
+        // The failed check covers the chunk's one check block: the whole chunk is reported.
+        assert_eq!(
+            rep.damaged_ranges,
+            vec![(0, data.len().min(h.chunk_size) as u64)]
+        );
         assert_eq!(out[3], data[3] ^ 4);
     }
 }

@@ -36,12 +36,15 @@ pub const ALL: &[&str] = &[
 /// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that
 /// short inputs span several of them.
 pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
+    let spec = codes[code as usize % codes.len()]
+        .parse::<Spec>()
+        .expect("a valid spec");
     Options {
-        code: codes[code as usize % codes.len()]
-            .parse::<Spec>()
-            .expect("a valid spec"),
-        interleave: 64 * (1 + depth as usize % 8),
         chunk_size: 1 + chunk as usize % 3000,
+        // Every other stream without recovery chunks, so that both layouts are fuzzed.
+        recovery: if chunk % 2 == 0 { 0.0 } else { 5.0 },
+        stream_id: Some(u64::from(chunk)),
+        ..Options::new(spec, 64 * (1 + depth as usize % 8))
     }
 }
 

@@ -1,11 +1,11 @@
 //! `tilecode analyze`: rank, nullity, quiet patterns and solvable boards of a switching game.
 
+use super::common::print_report;
 use super::solve::{AUTO_GAUSS_MOVES, GameArgs, draw_bits, draw_values, json_int};
 use num_bigint::BigUint;
 use num_traits::One;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
-use std::io::Write;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
@@ -28,7 +28,7 @@ pub struct Args {
 }
 
 /// Everything `analyze` reports, whatever the number of states.
-struct Report {
+pub struct Report {
     rank: usize,
     nullity: usize,
     solvable: String,
@@ -42,9 +42,19 @@ struct Report {
 /// Runs `tilecode analyze`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
+    let report = analyze(&game)?;
+    print_report(
+        args.json,
+        || report_json(&game, &report),
+        |text| print_text(text, &game, &report),
+    )
+}
+
+/// Rank, nullity, solvable boards and quiet patterns of `game`.
+pub fn analyze(game: &Game) -> anyhow::Result<Report> {
     let (mr, mc) = game.move_shape();
     let chaser = (game.states == 2 && game.num_moves() > AUTO_GAUSS_MOVES)
-        .then(|| Chaser::new(&game).ok())
+        .then(|| Chaser::new(game).ok())
         .flatten();
     let report = if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
@@ -68,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             invariant_factors: None,
         }
     } else if game.states == 2 {
-        let s = Solver::new(&game)?;
+        let s = Solver::new(game)?;
         let (num, den) = s.solvable_fraction();
         Report {
             rank: s.rank(),
@@ -84,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             invariant_factors: None,
         }
     } else {
-        let s = QSolver::new(&game)?;
+        let s = QSolver::new(game)?;
         let (num, den) = s.solvable_fraction();
         Report {
             rank: s.rank(),
@@ -106,15 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             invariant_factors: Some(s.invariant_factors()),
         }
     };
-    let mut text = String::new();
-    if args.json {
-        print_json(&mut text, &game, &report)
-    } else {
-        print_text(&mut text, &game, &report)
-    }
-    .expect("formatting into a string");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(report)
 }
 
 fn fraction(f: &(String, String)) -> String {
@@ -148,7 +150,8 @@ fn short(value: &str) -> String {
     }
 }
 
-fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
+/// The JSON object of `tilecode analyze --json`: the keys docs/cli.md lists.
+pub fn report_json(game: &Game, r: &Report) -> Value {
     let mut m = Map::new();
     m.insert("game".into(), Value::String(game.spec()));
     m.insert("torus".into(), Value::Bool(game.torus));
@@ -192,7 +195,7 @@ fn print_json(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
             ),
         );
     }
-    writeln!(out, "{}", Value::Object(m))
+    Value::Object(m)
 }
 
 fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {

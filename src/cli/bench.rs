@@ -32,6 +32,9 @@ pub struct Args {
     /// Interleaving depth (a multiple of 64).
     #[arg(long, value_name = "D", default_value_t = Options::default().interleave)]
     interleave: usize,
+    /// Recovery chunks, percent of the data (0: none, as in format version 1's speed).
+    #[arg(long, value_name = "PERCENT", default_value_t = tilecode::stream::DEFAULT_RECOVERY)]
+    recovery: f64,
     /// Bit error rate of the noisy decode.
     #[arg(long, default_value_t = 1e-4)]
     ber: f64,
@@ -99,6 +102,7 @@ fn cli_overhead(
     bytes: usize,
     spec: &Spec,
     interleave: usize,
+    recovery: f64,
     reps: usize,
 ) -> anyhow::Result<Value> {
     // cat and the encoder alternate, so that both see the same load; the ratio is the
@@ -114,7 +118,9 @@ fn cli_overhead(
             .args(["-o", "/dev/null", "--quiet", "--code"])
             .arg(spec.to_string())
             .arg("--interleave")
-            .arg(interleave.to_string());
+            .arg(interleave.to_string())
+            .arg("--recovery")
+            .arg(recovery.to_string());
         let enc = time_command(c)?;
         ratios.push(cat.as_secs_f64() / enc.as_secs_f64().max(1e-9));
         cats.push(cat);
@@ -156,18 +162,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for spec in &specs {
         // Whole chunks only (at least one): the lenient decoder of this build rejects a
         // short last chunk.
-        let chunk = Options::new(*spec, args.interleave).chunk_size;
+        let opts = Options::new(*spec, args.interleave).with_recovery(args.recovery);
+        let chunk = opts.chunk_size;
         let bytes = bytes
             .checked_div(chunk)
             .map_or(bytes, |chunks| chunks.max(1) * chunk);
-        let r = bench_throughput_reps(
-            spec,
-            args.interleave,
-            bytes,
-            args.ber,
-            args.seed,
-            args.repetitions,
-        )?;
+        let r = bench_throughput_reps(&opts, bytes, args.ber, args.seed, args.repetitions)?;
         let mut v = serde_json::to_value(&r)?;
         let obj = v.as_object_mut().expect("a report is an object");
         obj.insert("code".into(), json!(spec.to_string()));
@@ -189,6 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 file_bytes,
                 spec,
                 args.interleave,
+                args.recovery,
                 args.repetitions,
             )?;
             let cli_rate = cli["encode_bytes_per_sec"].as_f64().unwrap_or(0.0);

@@ -57,3 +57,22 @@ pub fn report_error(e: &anyhow::Error) -> ExitCode {
     }
     ExitCode::from(code)
 }
+
+/// Prints a report to stdout: the JSON object on one line when `json`, else the text `text`
+/// formats.
+pub fn print_report(
+    json: bool,
+    value: impl FnOnce() -> serde_json::Value,
+    text: impl FnOnce(&mut String) -> std::fmt::Result,
+) -> anyhow::Result<ExitCode> {
+    use std::io::Write as _;
+    let out = if json {
+        format!("{}\n", value())
+    } else {
+        let mut s = String::new();
+        text(&mut s).expect("formatting into a string");
+        s
+    };
+    std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -6,7 +6,9 @@
 //! unless `--keep-damaged` asks for the best-effort bytes.
 
 use super::common::EXIT_OK;
-use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
+use super::fileio::{
+    BUF_SIZE, ReadAhead, Sink, Source, is_stdout, note_terminal_input, restore_metadata,
+};
 use super::{progress, report};
 use anyhow::{Context, bail};
 use std::io::{self, BufRead, Read, Write};
@@ -57,6 +59,7 @@ pub fn open_decoder(
     source: &Source,
     quiet: bool,
 ) -> anyhow::Result<(InputDecoder, Option<indicatif::ProgressBar>)> {
+    note_terminal_input(source);
     let (input, size) = source.open()?;
     let bar = progress::bar(size, quiet);
     let input = progress::wrap(input, bar.as_ref());
@@ -104,8 +107,22 @@ pub fn print_report(
     }
 }
 
-/// Runs `tilecode decode`.
+/// Runs `tilecode decode`; with `--json` every outcome, fatal ones included, is one JSON
+/// object.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let json = args.json;
+    let mut seen = None;
+    match decode(args, &mut seen) {
+        Err(e) if json => {
+            let (v, code) = report::fatal_json(&e, seen.as_ref());
+            eprintln!("{v}");
+            Ok(ExitCode::from(code))
+        }
+        other => other,
+    }
+}
+
+fn decode(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<ExitCode> {
     let source = Source::from_arg(args.file.as_deref());
     let dest = match (&args.output, &source) {
         (Some(o), _) => Some(o.clone()).filter(|o| !is_stdout(Some(o))),
@@ -129,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|d| format!("`{}`", d.display()))
         .unwrap_or_else(|| "standard output".into());
     if let Err(e) = result {
+        *seen = Some((dec.report().clone(), dec.header().clone()));
         if args.keep_damaged && dest.is_some() {
             sink.commit()?;
             eprintln!("tilecode: kept the partial output in {to}");
@@ -141,6 +159,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print_report(&title, &rep, dec.header(), args.json, false, args.quiet);
     if code == EXIT_OK || args.keep_damaged {
         sink.commit()?;
+        if let (Some(d), Some(meta)) = (&dest, dec.metadata()) {
+            restore_metadata(d, meta);
+        }
         if code != EXIT_OK && !args.quiet && !args.json {
             eprintln!("tilecode: damaged output kept in {to}");
         }

@@ -1,6 +1,8 @@
 //! `tilecode encode`: protect a file or a pipe with an error-correcting code.
 
-use super::fileio::{BUF_SIZE, ReadAhead, Sink, Source, is_stdout};
+use super::fileio::{
+    BUF_SIZE, ReadAhead, Sink, Source, is_stdout, note_terminal_input, refuse_terminal_output,
+};
 use super::progress;
 use anyhow::{Context, bail};
 use std::io::{self, Read, Write};
@@ -29,7 +31,14 @@ pub struct Args {
     /// Payload bytes per chunk (each chunk carries its own checksum).
     #[arg(long, value_name = "BYTES")]
     chunk_size: Option<usize>,
-    /// Replace an existing output file.
+    /// Recovery chunks, percent of the data chunks (0 to 100): Reed-Solomon chunks that rebuild
+    /// chunks lost to sectors, cuts or insertions. 0 writes none (the fastest).
+    #[arg(long, value_name = "PERCENT", default_value_t = tilecode::stream::DEFAULT_RECOVERY)]
+    recovery: f64,
+    /// Stream format version to write: 2, or 1 for older readers (needs --recovery 0).
+    #[arg(long, value_name = "V", default_value_t = tilecode::stream::format::VERSION)]
+    format_version: u8,
+    /// Replace an existing output file; write to a terminal.
     #[arg(long)]
     force: bool,
     /// No summary on stderr (warnings are still printed).
@@ -57,6 +66,28 @@ pub fn options(
         opts.chunk_size = default_chunk_size(&opts.code, opts.interleave)?;
     }
     Ok(opts)
+}
+
+/// What the stream records of an input file: its name, mode and modification time.
+fn file_metadata(path: &Path) -> tilecode::stream::Metadata {
+    let meta = std::fs::metadata(path).ok();
+    let mtime = meta
+        .as_ref()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| (d.as_secs() as i64, d.subsec_nanos()));
+    #[cfg(unix)]
+    let mode = meta.as_ref().map(|m| {
+        use std::os::unix::fs::PermissionsExt;
+        m.permissions().mode() & 0o7777
+    });
+    #[cfg(not(unix))]
+    let mode = None;
+    tilecode::stream::Metadata {
+        name: path.file_name().map(|n| n.to_string_lossy().into_owned()),
+        mode,
+        mtime,
+    }
 }
 
 /// The default output of `encode FILE`: `FILE.tc`.
@@ -111,7 +142,10 @@ impl<W: Write> Write for Counting<W> {
 
 /// Runs `tilecode encode`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let opts = options(&args.code, args.interleave, args.chunk_size)?;
+    let mut opts = options(&args.code, args.interleave, args.chunk_size)?;
+    opts.recovery = args.recovery;
+    opts.version = args.format_version;
+    opts.validate()?;
     for w in tilecode::code::build(&opts.code).warnings() {
         eprintln!("tilecode: warning: {w}");
     }
@@ -129,6 +163,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             d.display()
         );
     }
+    if let (Source::File(p), 2) = (&source, opts.version) {
+        opts.metadata = Some(file_metadata(p));
+    }
+    refuse_terminal_output(dest.is_none(), args.force)?;
+    note_terminal_input(&source);
     let (input, size) = source.open()?;
     let mut sink = match &dest {
         Some(d) => Sink::file(d, args.force, source.path())?,
@@ -156,6 +195,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "k": code.k(),
             "interleave": opts.interleave,
             "chunk_size": opts.chunk_size,
+            "recovery": opts.recovery,
+            "version": opts.version,
             "bytes_in": bytes_in,
             "bytes_out": bytes_out,
         });

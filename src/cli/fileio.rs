@@ -83,6 +83,57 @@ enum Target {
     },
 }
 
+/// Says so on stderr when the input is a terminal, which waits for typing (as gzip does).
+pub fn note_terminal_input(source: &Source) {
+    use std::io::IsTerminal;
+    if matches!(source, Source::Stdin) && io::stdin().is_terminal() {
+        eprintln!("tilecode: reading from the terminal (end with Ctrl-D, or name a file)");
+    }
+}
+
+/// Refuses to write a binary stream to a terminal, as zstd does, unless forced.
+pub fn refuse_terminal_output(to_stdout: bool, force: bool) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if to_stdout && !force && io::stdout().is_terminal() {
+        bail!(
+            "refusing to write a binary stream to the terminal (use -o FILE, a pipe, or --force)"
+        );
+    }
+    Ok(())
+}
+
+/// Gives a decoded file the mode and modification time its stream records (best effort:
+/// an error here does not undo the decode, it is printed as a warning).
+pub fn restore_metadata(dest: &Path, meta: &tilecode::stream::Metadata) {
+    #[cfg(unix)]
+    if let Some(mode) = meta.mode {
+        use std::os::unix::fs::PermissionsExt;
+        if let Err(e) = fs::set_permissions(dest, fs::Permissions::from_mode(mode & 0o7777)) {
+            eprintln!(
+                "tilecode: warning: cannot set the mode of `{}`: {e}",
+                dest.display()
+            );
+        }
+    }
+    if let Some((secs, nanos)) = meta.mtime {
+        let at = if secs >= 0 {
+            std::time::UNIX_EPOCH + std::time::Duration::new(secs as u64, nanos)
+        } else {
+            std::time::UNIX_EPOCH - std::time::Duration::from_secs(secs.unsigned_abs())
+        };
+        let r = fs::OpenOptions::new()
+            .write(true)
+            .open(dest)
+            .and_then(|f| f.set_modified(at));
+        if let Err(e) = r {
+            eprintln!(
+                "tilecode: warning: cannot set the time of `{}`: {e}",
+                dest.display()
+            );
+        }
+    }
+}
+
 /// `None` means: the caller decides the default; `-` means stdout.
 pub fn is_stdout(arg: Option<&Path>) -> bool {
     matches!(arg, Some(p) if p.as_os_str() == "-")
@@ -165,6 +216,7 @@ impl Sink {
                 }
             }
         };
+        super::signals::remove_on_signal(&tmp);
         Ok(Sink {
             writer: BufWriter::with_capacity(BUF_SIZE, Box::new(file)),
             target: Target::File {
@@ -187,6 +239,7 @@ impl Sink {
             fs::rename(&*tmp, &*dest).with_context(|| {
                 format!("cannot rename `{}` to `{}`", tmp.display(), dest.display())
             })?;
+            super::signals::forget(tmp);
             *done = true;
         }
         Ok(())
@@ -200,6 +253,7 @@ impl Drop for Sink {
         } = &self.target
         {
             let _ = fs::remove_file(tmp);
+            super::signals::forget(tmp);
         }
     }
 }

@@ -24,6 +24,10 @@ mod plot_awgn;
 mod progress;
 mod random;
 mod report;
+#[cfg(feature = "serve")]
+#[path = "../serve/mod.rs"]
+mod serve;
+mod signals;
 mod simulate;
 mod solve;
 mod team;
@@ -66,6 +70,9 @@ enum Command {
     Simulate(simulate::Args),
     /// Codec throughput against memcpy, measured in the same run.
     Bench(bench::Args),
+    /// A playground in the browser: play the games, watch a codeword correct itself, repair a file.
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -82,6 +89,7 @@ pub fn main() -> ExitCode {
             });
         }
     };
+    signals::install();
     let result = match cli.command {
         Command::Info(a) => info::run(a),
         Command::Compare(a) => compare::run(a),
@@ -96,6 +104,8 @@ pub fn main() -> ExitCode {
         Command::Random(a) => random::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Bench(a) => bench::run(a),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,

@@ -57,6 +57,36 @@ pub fn to_json(report: &Report, header: Option<&Header>) -> Value {
     v
 }
 
+/// One JSON object for a decode or verify that stopped with an error, and its exit code:
+/// `status` is `unreadable` when nothing could be decoded (not a stream, a bad header, an
+/// unreadable input) and `damaged` when the stream was cut short or damage stopped a strict
+/// decode; `error` is the one-line message; the report's keys follow when decoding began.
+pub fn fatal_json(e: &anyhow::Error, seen: Option<&(Report, Header)>) -> (Value, u8) {
+    let code = super::common::exit_code_for(e);
+    let truncated = e.chain().any(|c| {
+        c.downcast_ref::<tilecode::Error>()
+            .is_some_and(|t| matches!(t, tilecode::Error::Truncated { .. }))
+            || c.downcast_ref::<std::io::Error>().is_some_and(|io| {
+                io.get_ref()
+                    .and_then(|i| i.downcast_ref::<tilecode::Error>())
+                    .is_some_and(|t| matches!(t, tilecode::Error::Truncated { .. }))
+            })
+    });
+    let mut v = match seen {
+        Some((rep, header)) => to_json(rep, Some(header)),
+        None => json!({}),
+    };
+    let status = if seen.is_some() && (truncated || code == EXIT_DAMAGED) {
+        "damaged"
+    } else {
+        "unreadable"
+    };
+    let obj = v.as_object_mut().expect("an object");
+    obj.insert("status".into(), json!(status));
+    obj.insert("error".into(), json!(format!("{e:#}")));
+    (v, code)
+}
+
 /// The damaged ranges as `[a, b)` text, abbreviated after a few.
 pub fn ranges_text(ranges: &[(u64, u64)]) -> String {
     if ranges.is_empty() {

@@ -1,12 +1,13 @@
 //! `tilecode solve`: solve one board of a switching game, or prove it unsolvable.
 
+use super::common::print_report;
 use anyhow::Context;
 use num_bigint::BigUint;
 use num_traits::One;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 use std::str::FromStr;
 use tilecode::game::chase::{Chaser, squares_one_way, squares_two_way};
@@ -63,7 +64,8 @@ pub enum Method {
 }
 
 impl Method {
-    fn name(self) -> &'static str {
+    /// The name clap knows the method by.
+    pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Gauss => "gauss",
@@ -152,7 +154,7 @@ pub fn draw_values(values: &[u32], rows: usize, cols: usize, states: u32) -> Str
 }
 
 /// The outcome of solving one board, ready to print.
-struct Outcome {
+pub struct Outcome {
     method: &'static str,
     /// Presses as a JSON value (string, or rows/cols for Gale–Berlekamp), their drawing and count.
     presses: Option<(Value, String, u64)>,
@@ -168,15 +170,19 @@ struct Outcome {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = args.game.game()?;
     let text = read_input(&args.board)?;
-    let out = if game.states == 2 {
-        solve_two_state(&game, &text, args.method, args.shortest)?
-    } else {
-        solve_q_state(&game, &text, args.method, args.shortest)?
-    };
-    let mut text = String::new();
-    print(&mut text, &game, &out, args.json).expect("formatting into a string");
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    let limits = Limits::default();
+    let out = solve(
+        &game,
+        &text,
+        args.method,
+        args.shortest.then_some(&limits),
+        true,
+    )?;
+    print_report(
+        args.json,
+        || outcome_json(&game, &out),
+        |text| print(text, &game, &out),
+    )
 }
 
 /// A two-state answer before the shortest search and formatting.
@@ -307,12 +313,19 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
     })
 }
 
-fn solve_two_state(
+/// Solves the board `text` of `game` (either number of states) by `method`, with the shortest
+/// search within `limits` when `shortest`; `progress` allows a progress bar on stderr when it
+/// is a terminal.
+pub fn solve(
     game: &Game,
     text: &str,
     method: Method,
-    want_shortest: bool,
+    shortest: Option<&Limits>,
+    progress: bool,
 ) -> anyhow::Result<Outcome> {
+    if game.states != 2 {
+        return solve_q_state(game, text, method, shortest.is_some());
+    }
     let board = Board::parse(text)?;
     game.check_board(&board)?;
     let found = find(game, &board, method)?;
@@ -330,8 +343,8 @@ fn solve_two_state(
         }
     };
     let solutions = (BigUint::one() << found.nullity).to_string();
-    let (x, optimal, search) = if want_shortest {
-        let bar = progress_bar();
+    let (x, optimal, search) = if let Some(limits) = shortest {
+        let bar = progress.then(progress_bar).flatten();
         let report = |done: u64, total: u64| {
             if let Some(b) = &bar {
                 b.set_position(done.saturating_mul(1000) / total.max(1));
@@ -339,10 +352,10 @@ fn solve_two_state(
         };
         let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
         let best = if game.pattern == Pattern::Alien {
-            shortest::alien_shortest_with(&board, &Limits::default(), progress)
+            shortest::alien_shortest_with(&board, limits, progress)
                 .expect("the board was solved, so it is solvable")
         } else {
-            shortest::shortest_by_kernel(&x, &found.kernel, progress)?
+            shortest::shortest_by_kernel_with(&x, &found.kernel, limits, progress)?
         };
         if let Some(b) = &bar {
             b.finish_and_clear();
@@ -460,39 +473,41 @@ fn list(v: &[usize]) -> String {
     }
 }
 
-fn print(out: &mut String, game: &Game, o: &Outcome, json: bool) -> std::fmt::Result {
-    if json {
-        let mut m = Map::new();
-        m.insert("game".into(), Value::String(game.spec()));
-        m.insert("torus".into(), Value::Bool(game.torus));
-        m.insert("states".into(), json!(game.states));
-        m.insert("solvable".into(), Value::Bool(o.presses.is_some()));
-        m.insert("method".into(), Value::String(o.method.into()));
-        let (presses, count) = match &o.presses {
-            Some((v, _, c)) => (v.clone(), json!(c)),
-            None => (Value::Null, Value::Null),
-        };
-        m.insert("presses".into(), presses);
-        m.insert("press_count".into(), count);
-        m.insert("optimal".into(), Value::Bool(o.optimal));
-        let (search, bound) = match o.search {
-            Some((name, bound)) => (Value::String(name.into()), json!(bound)),
-            None => (Value::Null, Value::Null),
-        };
-        m.insert("search".into(), search);
-        m.insert("lower_bound".into(), bound);
-        m.insert(
-            "solutions".into(),
-            o.solutions.as_ref().map_or(Value::Null, json_int),
-        );
-        m.insert(
-            "certificate".into(),
-            o.certificate
-                .as_ref()
-                .map_or(Value::Null, |(s, _)| Value::String(s.clone())),
-        );
-        return writeln!(out, "{}", Value::Object(m));
-    }
+/// The JSON object of `tilecode solve --json`: the keys docs/cli.md lists.
+pub fn outcome_json(game: &Game, o: &Outcome) -> Value {
+    let mut m = Map::new();
+    m.insert("game".into(), Value::String(game.spec()));
+    m.insert("torus".into(), Value::Bool(game.torus));
+    m.insert("states".into(), json!(game.states));
+    m.insert("solvable".into(), Value::Bool(o.presses.is_some()));
+    m.insert("method".into(), Value::String(o.method.into()));
+    let (presses, count) = match &o.presses {
+        Some((v, _, c)) => (v.clone(), json!(c)),
+        None => (Value::Null, Value::Null),
+    };
+    m.insert("presses".into(), presses);
+    m.insert("press_count".into(), count);
+    m.insert("optimal".into(), Value::Bool(o.optimal));
+    let (search, bound) = match o.search {
+        Some((name, bound)) => (Value::String(name.into()), json!(bound)),
+        None => (Value::Null, Value::Null),
+    };
+    m.insert("search".into(), search);
+    m.insert("lower_bound".into(), bound);
+    m.insert(
+        "solutions".into(),
+        o.solutions.as_ref().map_or(Value::Null, json_int),
+    );
+    m.insert(
+        "certificate".into(),
+        o.certificate
+            .as_ref()
+            .map_or(Value::Null, |(s, _)| Value::String(s.clone())),
+    );
+    Value::Object(m)
+}
+
+fn print(out: &mut String, game: &Game, o: &Outcome) -> std::fmt::Result {
     match (&o.presses, &o.certificate) {
         (Some((_, drawing, count)), _) => {
             let sols = o.solutions.as_deref().unwrap_or("?");

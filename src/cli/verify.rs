@@ -6,6 +6,7 @@ use super::report;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tilecode::stream::{Header, Report};
 
 /// Arguments of `tilecode verify`.
 #[derive(clap::Args, Debug)]
@@ -20,14 +21,32 @@ pub struct Args {
     json: bool,
 }
 
-/// Runs `tilecode verify`.
+/// Runs `tilecode verify`; with `--json` every outcome, fatal ones included, is one JSON
+/// object on stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let json = args.json;
+    let mut seen = None;
+    match verify(args, &mut seen) {
+        Err(e) if json => {
+            let (v, code) = report::fatal_json(&e, seen.as_ref());
+            println!("{v}");
+            Ok(ExitCode::from(code))
+        }
+        other => other,
+    }
+}
+
+fn verify(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<ExitCode> {
     let source = Source::from_arg(Some(&args.file));
     let (dec, bar) = open_decoder(&source, args.quiet)?;
-    let mut dec = dec.keep_damaged(true);
+    // Every recovery chunk is checked too: damage there weakens the protection.
+    let mut dec = dec.keep_damaged(true).check_recovery(true);
     let result = pump(&mut dec, &mut std::io::sink());
     if let Some(pb) = &bar {
         pb.finish_and_clear();
+    }
+    if result.is_err() {
+        *seen = Some((dec.report().clone(), dec.header().clone()));
     }
     result.with_context(|| format!("verifying {}", source.display()))?;
     let rep = dec.report().clone();

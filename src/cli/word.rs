@@ -7,7 +7,7 @@
 use anyhow::{Context, bail};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
-use tilecode::code::{BlockCode, Spec, Status, build, decode_checked, encode_checked};
+use tilecode::code::{BlockCode, Decoded, Spec, Status, build, decode_checked, encode_checked};
 use tilecode::gf2::BitVec;
 
 /// Arguments of `tilecode word`.
@@ -142,19 +142,30 @@ fn setup(spec: &str) -> anyhow::Result<(Spec, Box<dyn BlockCode>)> {
     Ok((spec, build(&spec)))
 }
 
-fn encode(a: WordArgs) -> anyhow::Result<ExitCode> {
-    let (spec, code) = setup(&a.spec)?;
-    let msg =
-        parse_bits(&a.bits, code.k(), a.hex).with_context(|| format!("message for {spec}"))?;
+/// Encodes the message `bits` with the code `spec`: the spec, message and codeword.
+fn encode_word(spec: &str, bits: &str, hex: bool) -> anyhow::Result<(Spec, BitVec, BitVec)> {
+    let (spec, code) = setup(spec)?;
+    let msg = parse_bits(bits, code.k(), hex).with_context(|| format!("message for {spec}"))?;
     let cw = encode_checked(code.as_ref(), &msg)?;
+    Ok((spec, msg, cw))
+}
+
+/// The JSON object of `tilecode word encode --json` for the message `bits`.
+pub fn encode_json(spec: &str, bits: &str, hex: bool) -> anyhow::Result<Value> {
+    let (spec, msg, cw) = encode_word(spec, bits, hex)?;
+    Ok(json!({
+        "spec": spec.to_string(),
+        "message": show(&msg, hex),
+        "codeword": show(&cw, hex),
+    }))
+}
+
+fn encode(a: WordArgs) -> anyhow::Result<ExitCode> {
     if a.json {
-        let v = json!({
-            "spec": spec.to_string(),
-            "message": show(&msg, a.hex),
-            "codeword": show(&cw, a.hex),
-        });
+        let v = encode_json(&a.spec, &a.bits, a.hex)?;
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
+        let (spec, _, cw) = encode_word(&a.spec, &a.bits, a.hex)?;
         println!("{}", grid(&spec, &cw, a.hex, 0));
     }
     Ok(ExitCode::SUCCESS)
@@ -167,33 +178,46 @@ fn cell(spec: &Spec, pos: usize) -> Option<(usize, usize)> {
     }
 }
 
+/// Decodes the word `bits` with the code `spec`.
+fn decode_word(spec: &str, bits: &str, hex: bool) -> anyhow::Result<(Spec, Decoded)> {
+    let (spec, code) = setup(spec)?;
+    let word = parse_bits(bits, code.n(), hex).with_context(|| format!("word for {spec}"))?;
+    Ok((spec, decode_checked(code.as_ref(), &word)?))
+}
+
+/// The JSON object of `tilecode word decode --json` for the word `bits`, and its status.
+pub fn decode_json(spec: &str, bits: &str, hex: bool) -> anyhow::Result<(Value, Status)> {
+    let (spec, d) = decode_word(spec, bits, hex)?;
+    let mut o = Map::new();
+    o.insert("spec".into(), json!(spec.to_string()));
+    o.insert("status".into(), json!(d.status.as_str()));
+    o.insert("errors".into(), json!(d.errors));
+    if matches!(spec, Spec::Alien { .. }) {
+        let cells: Vec<Value> = d
+            .errors
+            .iter()
+            .filter_map(|&p| cell(&spec, p))
+            .map(|(row, column)| json!({ "row": row, "column": column }))
+            .collect();
+        o.insert("error_cells".into(), Value::Array(cells));
+    }
+    o.insert("codeword".into(), json!(show(&d.codeword, hex)));
+    o.insert(
+        "message".into(),
+        d.message
+            .as_ref()
+            .map_or(Value::Null, |m| json!(show(m, hex))),
+    );
+    Ok((Value::Object(o), d.status))
+}
+
 fn decode(a: WordArgs) -> anyhow::Result<ExitCode> {
-    let (spec, code) = setup(&a.spec)?;
-    let word = parse_bits(&a.bits, code.n(), a.hex).with_context(|| format!("word for {spec}"))?;
-    let d = decode_checked(code.as_ref(), &word)?;
-    if a.json {
-        let mut o = Map::new();
-        o.insert("spec".into(), json!(spec.to_string()));
-        o.insert("status".into(), json!(d.status.as_str()));
-        o.insert("errors".into(), json!(d.errors));
-        if matches!(spec, Spec::Alien { .. }) {
-            let cells: Vec<Value> = d
-                .errors
-                .iter()
-                .filter_map(|&p| cell(&spec, p))
-                .map(|(row, column)| json!({ "row": row, "column": column }))
-                .collect();
-            o.insert("error_cells".into(), Value::Array(cells));
-        }
-        o.insert("codeword".into(), json!(show(&d.codeword, a.hex)));
-        o.insert(
-            "message".into(),
-            d.message
-                .as_ref()
-                .map_or(Value::Null, |m| json!(show(m, a.hex))),
-        );
-        println!("{}", serde_json::to_string_pretty(&Value::Object(o))?);
+    let status = if a.json {
+        let (v, status) = decode_json(&a.spec, &a.bits, a.hex)?;
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        status
     } else {
+        let (spec, d) = decode_word(&a.spec, &a.bits, a.hex)?;
         let place = |p: usize| match cell(&spec, p) {
             Some((r, c)) => format!("{p} (row {r}, column {c})"),
             None => p.to_string(),
@@ -221,8 +245,9 @@ fn decode(a: WordArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map_or_else(|| "none".to_string(), |m| show(m, a.hex))
         );
-    }
-    Ok(if d.status == Status::Detected {
+        d.status
+    };
+    Ok(if status == Status::Detected {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -137,13 +137,14 @@ pub fn bench_throughput(
     ber: f64,
     seed: u64,
 ) -> Result<ThroughputReport> {
-    bench_throughput_reps(spec, interleave, bytes, ber, seed, DEFAULT_REPETITIONS)
+    let opts = Options::new(*spec, interleave);
+    bench_throughput_reps(&opts, bytes, ber, seed, DEFAULT_REPETITIONS)
 }
 
-/// [`bench_throughput`] with a chosen number of repetitions (at least 1).
+/// [`bench_throughput`] with chosen options (recovery included) and number of repetitions
+/// (at least 1).
 pub fn bench_throughput_reps(
-    spec: &Spec,
-    interleave: usize,
+    opts: &Options,
     bytes: usize,
     ber: f64,
     seed: u64,
@@ -156,7 +157,11 @@ pub fn bench_throughput_reps(
         });
     }
     let reps = repetitions.max(1);
-    let opts = Options::new(*spec, interleave);
+    let (spec, interleave) = (&opts.code, opts.interleave);
+    let opts = &Options {
+        stream_id: Some(seed),
+        ..opts.clone()
+    };
     opts.validate()?;
     let data = random_payload(bytes, seed);
     let mut copy = vec![0u8; bytes];
@@ -164,7 +169,7 @@ pub fn bench_throughput_reps(
     let mut dec = Vec::new();
     // Warm-up: touches every buffer once.
     copy.copy_from_slice(&data);
-    encode_into(&data, &opts, &mut enc)?;
+    encode_into(&data, opts, &mut enc)?;
     let mut noisy = enc.clone();
     let flipped_bits = apply_ber(&mut noisy, ber, seed ^ 0x5EED_B17F_11B5);
     decode_into(&enc, false, &mut dec)?;
@@ -182,7 +187,7 @@ pub fn bench_throughput_reps(
         t_copy.push(t.elapsed());
         std::hint::black_box(&copy);
         let t = Instant::now();
-        encode_into(std::hint::black_box(&data), &opts, &mut enc)?;
+        encode_into(std::hint::black_box(&data), opts, &mut enc)?;
         t_enc.push(t.elapsed());
         let t = Instant::now();
         decode_into(std::hint::black_box(&enc), false, &mut dec)?;
@@ -237,8 +242,8 @@ mod tests {
 
     #[test]
     fn small_bench_runs_and_decodes() {
-        let r =
-            bench_throughput_reps(&"secded:72".parse().unwrap(), 64, 1 << 16, 1e-5, 1, 1).unwrap();
+        let opts = Options::new("secded:72".parse().unwrap(), 64).with_recovery(0.0);
+        let r = bench_throughput_reps(&opts, 1 << 16, 1e-5, 1, 1).unwrap();
         assert_eq!(r.bytes, 1 << 16);
         assert!(r.encode_bytes_per_sec > 0.0 && r.memcpy_bytes_per_sec > 0.0);
         assert_eq!(
@@ -259,8 +264,14 @@ mod measure {
     #[ignore]
     fn throughput_256_mib() {
         for spec in ["alien:9x9", "secded:72"] {
-            let r =
-                bench_throughput_reps(&spec.parse().unwrap(), 64, 256 << 20, 1e-4, 1, 7).unwrap();
+            let r = bench_throughput_reps(
+                &Options::new(spec.parse().unwrap(), 64),
+                256 << 20,
+                1e-4,
+                1,
+                7,
+            )
+            .unwrap();
             println!(
                 "{spec}: memcpy {:.2} GB/s; encode {:.2}x, decode clean {:.2}x, decode at BER 1e-4 {:.2}x ({} flips, exact {})",
                 r.memcpy_bytes_per_sec / 1e9,

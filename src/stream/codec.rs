@@ -4,10 +4,12 @@
 
 use super::crc::{self, Shift, ZeroKey};
 use super::format::{
-    self, BLOCK, Layout, TAIL, Trailer, header_block, parse_tail, read_trailer, region_bytes,
-    tail_bytes, trailer_block,
+    self, BLOCK, CHECK_BLOCK, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block,
+    read_tail, read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
+use super::frame::{Frame, Kind, StripeShape};
 use super::kernel::{Kernel, V};
+use super::stripe::{Plan, StripeEncoder, shard_bytes};
 use super::{Header, Report};
 use crate::code::{self, BlockCode, Status};
 use crate::error::{Error, Result};
@@ -316,7 +318,6 @@ impl Codec {
         odata.copy_from_slice(&g[..gd]);
     }
 
-    #[cfg(test)]
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
     /// of groups.
     pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
@@ -328,7 +329,6 @@ impl Codec {
         }
     }
 
-    #[cfg(test)]
     fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut [u8]) {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         debug_assert_eq!(data.len() / gd * gb, out.len());
@@ -354,7 +354,8 @@ impl Codec {
         let groups = self.layout.groups_for(data.len());
         debug_assert_eq!(out.len(), groups * gb);
         let area = groups * gd;
-        let direct = data.len().min(area - TAIL) / gd;
+        let tail_len = self.layout.tail(data.len());
+        let direct = data.len().min(area - tail_len) / gd;
         let mut s = self.scratch::<B>();
         // The groups of the chunk's three thirds side by side: three independent CRC chains
         // over bytes the encoder has just brought into cache, joined at the end.
@@ -419,8 +420,13 @@ impl Codec {
         crc = crc::append(crc, rest);
         let mut last = vec![0u8; area - direct * gd];
         last[..rest.len()].copy_from_slice(rest);
-        let at = last.len() - TAIL;
-        last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
+        let at = last.len() - tail_len;
+        if tail_len == TAIL {
+            last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
+        } else {
+            let crcs = block_crcs(data);
+            last[at..].copy_from_slice(&tail_bytes_v2(index, data.len(), &crcs));
+        }
         for (g, o) in last
             .chunks_exact(gd)
             .zip(out[direct * gb..].chunks_exact_mut(gb))
@@ -481,7 +487,6 @@ impl Codec {
         }
     }
 
-    #[cfg(test)]
     /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
     /// `out`, correcting it there. Groups are numbered from `stats.codewords / D`.
     pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
@@ -493,7 +498,6 @@ impl Codec {
         }
     }
 
-    #[cfg(test)]
     fn decode_groups_b<const B: usize>(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
@@ -599,6 +603,10 @@ impl Codec {
     /// Decodes one chunk of `enc.len() / group_bytes` groups carrying `len` payload bytes
     /// into `out` (the chunk's payload area, `groups * group_data` bytes, of which the first
     /// `len` are the payload) and checks the tail.
+    ///
+    /// A chunk verifies when its tail names `index` and `len` and every check block's CRC-32C
+    /// matches. When it does not, `ranges` is every check block that failed, or the whole
+    /// chunk when the tail itself cannot be trusted: no byte outside them is unproven.
     pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
         let (crc, mut stats) = match block_words(self.layout.row_bytes / 8) {
             8 => self.decode_chunk_b::<8>(enc, len, out),
@@ -608,22 +616,38 @@ impl Codec {
         };
         // Groups were decoded a third of the chunk apart: put their lane masks in order.
         stats.bad_lanes.sort_by_key(|(g, _)| *g);
-        let (t_index, t_len, t_crc) = parse_tail(&out[out.len() - TAIL..]);
-        let tail_ok = t_index == index && t_len as usize == len;
-        let ok = t_crc == crc && tail_ok;
-        let ranges = if ok {
-            Vec::new()
-        } else if stats.bad_lanes.is_empty() {
-            vec![(0, len as u64)]
-        } else {
-            self.lane_ranges(&stats.bad_lanes, len)
+        let whole = vec![(0, len as u64)];
+        let Some(tail) = read_tail(out, &self.layout) else {
+            return ChunkCheck::failed(stats, crc, 0, whole);
         };
+        let stored = tail.crcs[0];
+        if tail.index != index || tail.len != len {
+            return ChunkCheck::failed(stats, crc, stored, whole);
+        }
+        if tail.crcs.len() == 1 {
+            let ranges = if stored == crc { Vec::new() } else { whole };
+            return ChunkCheck {
+                ok: ranges.is_empty(),
+                stats,
+                crc,
+                stored_crc: stored,
+                tail_ok: true,
+                ranges,
+            };
+        }
+        let mut ranges = Vec::new();
+        for (b, (piece, want)) in out[..len].chunks(CHECK_BLOCK).zip(&tail.crcs).enumerate() {
+            if crc32c::crc32c(piece) != *want {
+                let a = (b * CHECK_BLOCK) as u64;
+                push_range(&mut ranges, a, a + piece.len() as u64);
+            }
+        }
         ChunkCheck {
+            ok: ranges.is_empty(),
             stats,
             crc,
-            stored_crc: t_crc,
-            tail_ok,
-            ok,
+            stored_crc: stored,
+            tail_ok: true,
             ranges,
         }
     }
@@ -746,40 +770,6 @@ impl Codec {
         }
         (crc, stats)
     }
-
-    fn lane_ranges(&self, bad: &[(usize, Vec<u64>)], len: usize) -> Vec<(u64, u64)> {
-        let l = &self.layout;
-        let mut ranges: Vec<(u64, u64)> = Vec::new();
-        let mut push = |a: usize, b: usize| {
-            let (a, b) = (a.min(len), b.min(len));
-            if a >= b {
-                return;
-            }
-            match ranges.last_mut() {
-                Some(last) if last.1 >= a as u64 => last.1 = last.1.max(b as u64),
-                _ => ranges.push((a as u64, b as u64)),
-            }
-        };
-        for (g, mask) in bad {
-            let bytes: Vec<bool> = (0..l.row_bytes)
-                .map(|i| (mask[i / 8] >> (8 * (i % 8))) & 0xFF != 0)
-                .collect();
-            for row in 0..l.k {
-                let base = g * l.group_data + row * l.row_bytes;
-                let mut i = 0;
-                while i < bytes.len() {
-                    if !bytes[i] {
-                        i += 1;
-                        continue;
-                    }
-                    let j = (i..bytes.len()).find(|&j| !bytes[j]).unwrap_or(bytes.len());
-                    push(base + i, base + j);
-                    i = j;
-                }
-            }
-        }
-        ranges
-    }
 }
 
 /// The verdict on one decoded chunk.
@@ -799,30 +789,77 @@ pub struct ChunkCheck {
     pub ranges: Vec<(u64, u64)>,
 }
 
-/// Encoder state: header, chunks, trailer.
+impl ChunkCheck {
+    fn failed(stats: ChunkStats, crc: u32, stored_crc: u32, ranges: Vec<(u64, u64)>) -> Self {
+        ChunkCheck {
+            stats,
+            crc,
+            stored_crc,
+            tail_ok: false,
+            ok: false,
+            ranges,
+        }
+    }
+}
+
+/// The CRC-32C of each check block of a chunk's payload.
+pub fn block_crcs(data: &[u8]) -> Vec<u32> {
+    if data.is_empty() {
+        return vec![0];
+    }
+    data.chunks(CHECK_BLOCK).map(crc32c::crc32c).collect()
+}
+
+/// Encoder state: header, chunks (with their frames and recovery chunks in version 2), end.
 #[derive(Debug)]
 pub struct EncodeCore {
     codec: Codec,
     /// Appends a full chunk's length of zeros to a CRC.
     full: Shift,
     header: [u8; BLOCK],
+    info: StreamInfo,
+    plan: Option<Plan>,
+    stripes: Option<StripeEncoder>,
+    meta: Option<Vec<u8>>,
+    /// A recovery shard padded to whole groups.
+    shard: Vec<u8>,
     index: u64,
     total: u64,
     crc: u32,
 }
 
 impl EncodeCore {
-    /// A core for a layout (already checked).
-    pub fn new(layout: Layout) -> EncodeCore {
-        let header = header_block(&layout);
-        EncodeCore {
+    /// A core for a layout (already checked), the stream's id, its recovery plan (version 2
+    /// only) and its metadata body.
+    pub fn new(
+        layout: Layout,
+        stream_id: u64,
+        plan: Option<Plan>,
+        meta: Option<Vec<u8>>,
+    ) -> Result<EncodeCore> {
+        let info = StreamInfo {
+            stream_id,
+            stripe: plan.map_or(0, |p| p.stripe as u32),
+            recovery: plan.map_or(0, |p| p.recovery as u32),
+        };
+        let header = header_block(&layout, &info);
+        let stripes = match plan {
+            Some(p) => Some(StripeEncoder::new(p, layout.chunk_size)?),
+            None => None,
+        };
+        Ok(EncodeCore {
             full: Shift::new(layout.chunk_size),
             codec: Codec::new(layout, false),
             header,
+            info,
+            plan,
+            stripes,
+            meta,
+            shard: Vec::new(),
             index: 0,
             total: 0,
             crc: 0,
-        }
+        })
     }
 
     /// The layout.
@@ -830,36 +867,127 @@ impl EncodeCore {
         &self.codec.layout
     }
 
-    /// Appends the header region.
+    fn v1(&self) -> bool {
+        self.codec.layout.version == VERSION_1
+    }
+
+    fn frame(&self, kind: Kind) -> Frame {
+        Frame::new(kind, &self.codec.layout, self.plan, self.info.stream_id)
+    }
+
+    /// Appends the header region (and, in version 2, the metadata frame).
     pub fn start(&self, out: &mut Buf) {
         let mut region = Vec::with_capacity(self.codec.layout.region());
         region_bytes(&self.header, self.codec.layout.slot, &mut region);
         out.extend(&region);
+        if let (false, Some(meta)) = (self.v1(), &self.meta) {
+            let mut f = self.frame(Kind::Meta);
+            f.length = meta.len() as u64;
+            f.check = crc32c::crc32c(meta);
+            out.extend(&f.to_bytes());
+            out.extend(meta);
+        }
     }
 
-    /// Appends one chunk (`1..=chunk_size` bytes).
-    pub fn chunk(&mut self, data: &[u8], out: &mut Buf) {
+    /// Appends one chunk (`1..=chunk_size` bytes), and a stripe's recovery chunks when it
+    /// completes one.
+    pub fn chunk(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
         debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
+        if !self.v1() {
+            let mut f = self.frame(Kind::Data);
+            f.index = self.index;
+            f.length = data.len() as u64;
+            out.extend(&f.to_bytes());
+        }
         let l = &self.codec.layout;
         let dst = out.grow(l.groups_for(data.len()) * l.group_bytes);
         let crc = self.codec.encode_chunk(data, self.index, dst);
         self.crc = combine(&self.full, self.crc, crc, data.len());
         self.index += 1;
         self.total += data.len() as u64;
+        if let Some(st) = &mut self.stripes {
+            st.add(data)?;
+            if st.full() {
+                self.recovery_chunks(out)?;
+            }
+        }
+        Ok(())
     }
 
-    /// Appends the trailer region.
-    pub fn finish(&self, out: &mut Buf) {
-        let t = Trailer {
-            total_len: self.total,
-            chunks: self.index,
-            crc: self.crc,
+    /// Appends the recovery chunks of the stripe that has just ended.
+    fn recovery_chunks(&mut self, out: &mut Buf) -> Result<()> {
+        let Some(st) = &mut self.stripes else {
+            return Ok(());
         };
-        let block = trailer_block(&t, format::block_crc(&self.header));
-        let mut region = Vec::with_capacity(self.codec.layout.region());
-        region_bytes(&block, self.codec.layout.slot, &mut region);
-        out.extend(&region);
+        let data = st.added();
+        let stripe = (self.index - data as u64) / self.plan.map_or(1, |p| p.stripe as u64);
+        let count = self.plan.map_or(0, |p| p.recovery_for(data));
+        let mut f = Frame::new(
+            Kind::Recovery,
+            &self.codec.layout,
+            self.plan,
+            self.info.stream_id,
+        );
+        f.index = stripe;
+        let (codec, shard) = (&self.codec, &mut self.shard);
+        st.finish(|number, s| {
+            f.length = StripeShape {
+                data: data as u16,
+                recovery: count as u16,
+                number: number as u16,
+            }
+            .pack();
+            f.check = crc32c::crc32c(s);
+            out.extend(&f.to_bytes());
+            let l = &codec.layout;
+            let groups = recovery_groups(l);
+            shard.clear();
+            shard.extend_from_slice(s);
+            shard.resize(groups * l.group_data, 0);
+            codec.encode_groups(shard, out.grow(groups * l.group_bytes));
+            Ok(())
+        })?;
+        Ok(())
     }
+
+    /// Appends the last stripe's recovery chunks and the end (version 2: three copies of the
+    /// end frame; version 1: the trailer region).
+    pub fn finish(&mut self, out: &mut Buf) -> Result<()> {
+        let slot = self.codec.layout.slot;
+        let block = if self.v1() {
+            let t = Trailer {
+                total_len: self.total,
+                chunks: self.index,
+                crc: self.crc,
+            };
+            trailer_block(&t, format::block_crc(&self.header))
+        } else {
+            // Copy 0 goes before the last stripe's recovery chunks, copies 1 and 2 after
+            // them, so that no single sector holds all three when there are some.
+            let mut f = self.frame(Kind::End);
+            f.index = self.index;
+            f.length = self.total;
+            f.check = self.crc;
+            for copy in 0..3 {
+                f.copy = copy;
+                out.extend(&f.to_bytes());
+                out.grow(slot - BLOCK).fill(0);
+                if copy == 0 {
+                    self.recovery_chunks(out)?;
+                }
+            }
+            return Ok(());
+        };
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&block, slot, &mut region);
+        out.extend(&region);
+        Ok(())
+    }
+}
+
+/// Groups that hold one recovery shard.
+pub fn recovery_groups(l: &Layout) -> usize {
+    shard_bytes(l.chunk_size).div_ceil(l.group_data)
 }
 
 /// Decoder state: everything after the header.
@@ -878,7 +1006,7 @@ pub struct DecodeCore {
 impl DecodeCore {
     /// A core for a header found by [`format::probe_header`].
     pub fn new(layout: Layout, block: &[u8; BLOCK], corrected_bits: u64) -> DecodeCore {
-        let header = Header::from_layout(&layout);
+        let header = Header::from_layout(&layout, 0, None);
         let report = Report {
             corrected_bits,
             header_corrected_bits: corrected_bits,
@@ -914,11 +1042,6 @@ impl DecodeCore {
     /// The report so far.
     pub fn report(&self) -> &Report {
         &self.report
-    }
-
-    /// The report, by value.
-    pub fn into_report(self) -> Report {
-        self.report
     }
 
     /// The layout.
@@ -1104,6 +1227,20 @@ impl Buf {
         s
     }
 
+    /// Makes exactly `len` bytes in use (new bytes unspecified).
+    pub fn resize(&mut self, len: usize) {
+        if len > self.len {
+            self.grow(len - self.len);
+        } else {
+            self.len = len;
+        }
+    }
+
+    /// The bytes in use, mutably.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.bytes[..self.len]
+    }
+
     /// Appends bytes.
     pub fn extend(&mut self, src: &[u8]) {
         self.grow(src.len()).copy_from_slice(src);
@@ -1143,7 +1280,7 @@ fn combine(full: &Shift, crc_a: u32, crc_b: u32, len_b: usize) -> u32 {
 }
 
 /// Appends `[a, b)` to sorted, merged ranges (ranges arrive in increasing order).
-fn push_range(ranges: &mut Vec<(u64, u64)>, a: u64, b: u64) {
+pub fn push_range(ranges: &mut Vec<(u64, u64)>, a: u64, b: u64) {
     if a >= b {
         return;
     }

@@ -10,8 +10,13 @@ use crate::error::{Error, Result};
 pub const MAGIC: [u8; 8] = *b"\x89TCD\r\n\x1a\n";
 /// The first eight bytes of the trailer block.
 pub const TRAILER_MAGIC: [u8; 8] = *b"\x89TCE\r\n\x1a\n";
-/// The format version this crate writes and reads.
-pub const VERSION: u8 = 1;
+/// The format version this crate writes (it reads versions 1 and 2).
+pub const VERSION: u8 = 2;
+/// The first format version: no frames, no recovery chunks, one CRC per chunk.
+pub const VERSION_1: u8 = 1;
+/// Payload bytes covered by one CRC-32C of a version 2 chunk tail (the last block of a chunk
+/// may be shorter).
+pub const CHECK_BLOCK: usize = 1 << 16;
 /// Size of the header block and of the trailer block, in bytes.
 pub const BLOCK: usize = 64;
 /// Size of the per-chunk tail (chunk index, data length, CRC-32C), in bytes.
@@ -25,8 +30,11 @@ pub const MAX_CHUNK_SIZE: usize = 64 << 20;
 /// Largest encoded chunk a header may ask for; with the header region this bounds the memory
 /// a decoder allocates, whatever the stream says.
 pub const MAX_ENCODED_CHUNK: usize = 256 << 20;
-/// The payload size the default chunk size is rounded from.
+/// The payload size the default version 1 chunk size is rounded from.
 pub const DEFAULT_CHUNK_TARGET: usize = 1 << 20;
+/// The most payload a default version 2 chunk carries: one check block, so that damage costs
+/// at most one block and recovery works in units this small.
+pub const DEFAULT_CHUNK_TARGET_V2: usize = CHECK_BLOCK;
 /// Largest slot a header or trailer copy can occupy (`MAX_INTERLEAVE / 8`).
 pub const MAX_SLOT: usize = MAX_INTERLEAVE / 8;
 
@@ -83,6 +91,8 @@ pub struct Layout {
     pub chunk_bytes: usize,
     /// Bytes of one header or trailer slot.
     pub slot: usize,
+    /// The format version (1 or 2); it fixes the chunk tail and the default chunk size.
+    pub version: u8,
 }
 
 impl Layout {
@@ -90,6 +100,16 @@ impl Layout {
     /// every cap checked. Errors are `Error::Limit` with the reason; the header reader turns
     /// them into `BadHeader`.
     pub fn new(spec: &Spec, interleave: usize, chunk_size: usize) -> Result<Layout> {
+        Layout::with_version(spec, interleave, chunk_size, VERSION)
+    }
+
+    /// [`Layout::new`] for a given format version.
+    pub fn with_version(
+        spec: &Spec,
+        interleave: usize,
+        chunk_size: usize,
+        version: u8,
+    ) -> Result<Layout> {
         let limit = |reason: String| Error::Limit {
             what: format!("stream layout for {spec}, interleave {interleave}"),
             reason,
@@ -108,7 +128,7 @@ impl Layout {
         let k = k_of(spec);
         let group_data = k * row_bytes;
         let chunk_size = if chunk_size == 0 {
-            default_chunk_size_for(group_data)
+            default_chunk_size_for(group_data, version)
         } else {
             chunk_size
         };
@@ -117,7 +137,7 @@ impl Layout {
                 "chunk size {chunk_size} exceeds the cap of {MAX_CHUNK_SIZE} bytes"
             )));
         }
-        let chunk_groups = (chunk_size + TAIL).div_ceil(group_data);
+        let chunk_groups = (chunk_size + tail_len(chunk_size, version)).div_ceil(group_data);
         let chunk_bytes = chunk_groups * group_bytes;
         if chunk_bytes > MAX_ENCODED_CHUNK {
             return Err(limit(format!(
@@ -136,12 +156,49 @@ impl Layout {
             chunk_groups,
             chunk_bytes,
             slot: slot_for(interleave),
+            version,
         })
+    }
+
+    /// The layout a header or frame names, with every cap checked before anything is built
+    /// from it (a huge code would allocate from an unchecked length).
+    pub fn checked(
+        spec: &Spec,
+        interleave: usize,
+        chunk_size: u64,
+        version: u8,
+    ) -> std::result::Result<Layout, String> {
+        check_interleave(interleave)?;
+        if chunk_size == 0 || chunk_size > MAX_CHUNK_SIZE as u64 {
+            return Err(format!(
+                "chunk size must be between 1 and {MAX_CHUNK_SIZE} bytes, found {chunk_size}"
+            ));
+        }
+        let group = (spec.n() as u64) * (interleave as u64 / 8);
+        if group > MAX_GROUP_BYTES as u64 {
+            return Err(format!(
+                "a group of {} rows of {} bytes exceeds the cap of {MAX_GROUP_BYTES} bytes",
+                spec.n(),
+                interleave / 8
+            ));
+        }
+        Layout::with_version(spec, interleave, chunk_size as usize, version)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Bytes of the tail of a chunk carrying `len` payload bytes.
+    pub fn tail(&self, len: usize) -> usize {
+        tail_len(len, self.version)
     }
 
     /// Groups needed by a chunk carrying `len` payload bytes (plus its tail).
     pub fn groups_for(&self, len: usize) -> usize {
-        (len + TAIL).div_ceil(self.group_data)
+        (len + self.tail(len)).div_ceil(self.group_data)
+    }
+
+    /// Payload bytes of a chunk's area (its groups' data rows).
+    pub fn area_for(&self, len: usize) -> usize {
+        self.groups_for(len) * self.group_data
     }
 
     /// Bytes of the header region (three slots), also the size of the trailer region.
@@ -181,9 +238,34 @@ fn k_of(spec: &Spec) -> usize {
     }
 }
 
-/// The default chunk size for groups of `group_data` payload bytes: about 1 MiB, rounded so
-/// that a full chunk (payload and tail) fills whole groups exactly.
-fn default_chunk_size_for(group_data: usize) -> usize {
+/// Check blocks of a version 2 chunk carrying `len` payload bytes (at least one).
+pub fn check_blocks(len: usize) -> usize {
+    len.div_ceil(CHECK_BLOCK).max(1)
+}
+
+/// Bytes of a chunk tail: 16 in version 1 (index, length, CRC); in version 2 four more for
+/// every check block after the first.
+pub fn tail_len(len: usize, version: u8) -> usize {
+    if version == VERSION_1 {
+        TAIL
+    } else {
+        TAIL + 4 * (check_blocks(len) - 1)
+    }
+}
+
+/// The default chunk size for groups of `group_data` payload bytes. Version 1: about 1 MiB,
+/// rounded so that a full chunk (payload and tail) fills whole groups exactly. Version 2: the
+/// most whole groups whose payload fits one check block (one group when a group is larger).
+fn default_chunk_size_for(group_data: usize, version: u8) -> usize {
+    if version != VERSION_1 {
+        let groups = ((DEFAULT_CHUNK_TARGET_V2 + TAIL) / group_data).max(1);
+        if groups * group_data > 2 * TAIL {
+            let size = groups * group_data - TAIL;
+            // A single group above one block carries several block CRCs in its tail.
+            return size - 4 * (check_blocks(size) - 1);
+        }
+        return 2 * group_data - TAIL;
+    }
     let groups = (DEFAULT_CHUNK_TARGET + TAIL).div_ceil(group_data).max(1);
     let size = groups * group_data - TAIL;
     if size == 0 {
@@ -200,7 +282,7 @@ pub fn default_chunk_size(spec: &Spec, interleave: usize) -> Result<usize> {
 }
 
 /// Family number and two parameters of a spec.
-fn spec_fields(spec: &Spec) -> (u8, u32, u32) {
+pub(crate) fn spec_fields(spec: &Spec) -> (u8, u32, u32) {
     match *spec {
         Spec::Alien { rows, cols } => (FAMILY_ALIEN, rows as u32, cols as u32),
         Spec::Secded(n) => (FAMILY_SECDED, n as u32, 0),
@@ -210,11 +292,11 @@ fn spec_fields(spec: &Spec) -> (u8, u32, u32) {
     }
 }
 
-fn le32(b: &[u8], at: usize) -> u32 {
+pub(crate) fn le32(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
 
-fn le64(b: &[u8], at: usize) -> u64 {
+pub(crate) fn le64(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
@@ -234,19 +316,75 @@ pub fn block_crc(block: &[u8; BLOCK]) -> u32 {
     le32(block, BLOCK - 4)
 }
 
-/// The header block for a layout.
-pub fn header_block(layout: &Layout) -> [u8; BLOCK] {
+/// What a version 2 header adds to the layout: the stream's id and its recovery shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamInfo {
+    /// The random id every frame of the stream repeats.
+    pub stream_id: u64,
+    /// Data chunks per full stripe (0: no recovery chunks).
+    pub stripe: u32,
+    /// Recovery chunks per full stripe.
+    pub recovery: u32,
+}
+
+/// The header block for a layout (and, in version 2, the stream's id and recovery shape).
+pub fn header_block(layout: &Layout, info: &StreamInfo) -> [u8; BLOCK] {
     let mut b = [0u8; BLOCK];
     b[..8].copy_from_slice(&MAGIC);
-    b[8] = VERSION;
+    b[8] = layout.version;
     let (family, p1, p2) = spec_fields(&layout.spec);
     b[9] = family;
     b[12..16].copy_from_slice(&p1.to_le_bytes());
     b[16..20].copy_from_slice(&p2.to_le_bytes());
     b[20..24].copy_from_slice(&(layout.interleave as u32).to_le_bytes());
     b[24..32].copy_from_slice(&(layout.chunk_size as u64).to_le_bytes());
+    if layout.version != VERSION_1 {
+        b[32..40].copy_from_slice(&info.stream_id.to_le_bytes());
+        b[40..44].copy_from_slice(&info.stripe.to_le_bytes());
+        b[44..48].copy_from_slice(&info.recovery.to_le_bytes());
+    }
     seal(&mut b);
     b
+}
+
+/// The stream id and recovery shape a version 2 header block states (zeros for version 1).
+pub fn stream_info(block: &[u8; BLOCK]) -> StreamInfo {
+    if block[8] == VERSION_1 {
+        return StreamInfo::default();
+    }
+    StreamInfo {
+        stream_id: le64(block, 32),
+        stripe: le32(block, 40),
+        recovery: le32(block, 44),
+    }
+}
+
+/// The spec a family number and two parameters name.
+pub(crate) fn spec_from_fields(family: u8, p1: u32, p2: u32) -> std::result::Result<Spec, String> {
+    let (p1, p2) = (p1 as usize, p2 as usize);
+    let text = match family {
+        FAMILY_ALIEN => format!("alien:{p1}x{p2}"),
+        f @ (FAMILY_SECDED | FAMILY_HAMMING | FAMILY_REPETITION | FAMILY_PARITY) => {
+            if p2 != 0 {
+                return Err(format!(
+                    "second code parameter must be 0 for family {f}, found {p2}"
+                ));
+            }
+            let name = match f {
+                FAMILY_SECDED => "secded",
+                FAMILY_HAMMING => "hamming",
+                FAMILY_REPETITION => "repetition",
+                _ => "parity",
+            };
+            format!("{name}:{p1}")
+        }
+        f => {
+            return Err(format!(
+                "unknown code family {f}, expected 1 (alien) to 5 (parity)"
+            ));
+        }
+    };
+    text.parse().map_err(|e| format!("unsupported code: {e}"))
 }
 
 /// The three header or trailer copies, each padded with zeros to a slot.
@@ -270,63 +408,21 @@ pub fn majority(a: &[u8], b: &[u8], c: &[u8]) -> ([u8; BLOCK], u64) {
     (m, flips)
 }
 
-/// What a sealed header block says, before the caps are checked.
+/// What a sealed header block says, with every cap checked.
 fn parse_header_fields(b: &[u8]) -> Result<Layout> {
     let bad = |reason: String| Error::BadHeader { reason };
-    if b[8] != VERSION {
+    let version = b[8];
+    if version != VERSION_1 && version != VERSION {
         return Err(bad(format!(
-            "unsupported format version {}, expected {VERSION}",
-            b[8]
+            "unsupported format version {version}, expected {VERSION_1} or {VERSION}"
         )));
     }
-    if b[10] != 0 || b[11] != 0 || b[32..60].iter().any(|&x| x != 0) {
+    let reserved_from = if version == VERSION_1 { 32 } else { 48 };
+    if b[10] != 0 || b[11] != 0 || b[reserved_from..60].iter().any(|&x| x != 0) {
         return Err(bad("reserved header bytes are not zero".into()));
     }
-    let (p1, p2) = (le32(b, 12) as usize, le32(b, 16) as usize);
-    let text = match b[9] {
-        FAMILY_ALIEN => format!("alien:{p1}x{p2}"),
-        f @ (FAMILY_SECDED | FAMILY_HAMMING | FAMILY_REPETITION | FAMILY_PARITY) => {
-            if p2 != 0 {
-                return Err(bad(format!(
-                    "second code parameter must be 0 for family {f}, found {p2}"
-                )));
-            }
-            let name = match f {
-                FAMILY_SECDED => "secded",
-                FAMILY_HAMMING => "hamming",
-                FAMILY_REPETITION => "repetition",
-                _ => "parity",
-            };
-            format!("{name}:{p1}")
-        }
-        f => {
-            return Err(bad(format!(
-                "unknown code family {f}, expected 1 (alien) to 5 (parity)"
-            )));
-        }
-    };
-    let spec: Spec = text
-        .parse()
-        .map_err(|e| bad(format!("unsupported code: {e}")))?;
-    let interleave = le32(b, 20) as usize;
-    check_interleave(interleave).map_err(bad)?;
-    let chunk_size = le64(b, 24);
-    if chunk_size == 0 || chunk_size > MAX_CHUNK_SIZE as u64 {
-        return Err(bad(format!(
-            "chunk size must be between 1 and {MAX_CHUNK_SIZE} bytes, found {chunk_size}"
-        )));
-    }
-    // Cap the group before building the code: building a huge code would allocate from an
-    // unchecked length.
-    let group = (spec.n() as u64) * (interleave as u64 / 8);
-    if group > MAX_GROUP_BYTES as u64 {
-        return Err(bad(format!(
-            "a group of {} rows of {} bytes exceeds the cap of {MAX_GROUP_BYTES} bytes",
-            spec.n(),
-            interleave / 8
-        )));
-    }
-    Layout::new(&spec, interleave, chunk_size as usize).map_err(|e| bad(e.to_string()))
+    let spec = spec_from_fields(b[9], le32(b, 12), le32(b, 16)).map_err(bad)?;
+    Layout::checked(&spec, le32(b, 20) as usize, le64(b, 24), version).map_err(bad)
 }
 
 /// The result of looking for a header at the front of a stream.
@@ -526,7 +622,8 @@ pub fn read_trailer(region: &[u8], slot: usize, header_crc: u32) -> Option<(Trai
     ))
 }
 
-/// The chunk tail: index, payload length and CRC-32C of the payload.
+/// The chunk tail: index, payload length and CRC-32C of the payload (version 1, and version 2
+/// chunks of one check block).
 pub fn tail_bytes(index: u64, len: usize, crc: u32) -> [u8; TAIL] {
     let mut t = [0u8; TAIL];
     t[..8].copy_from_slice(&index.to_le_bytes());
@@ -535,9 +632,47 @@ pub fn tail_bytes(index: u64, len: usize, crc: u32) -> [u8; TAIL] {
     t
 }
 
+/// A version 2 tail for check-block CRCs `crcs` (one per block): the CRCs of all blocks but
+/// the last, then index, length and the last block's CRC, so that the last 16 bytes read like
+/// a version 1 tail.
+pub fn tail_bytes_v2(index: u64, len: usize, crcs: &[u32]) -> Vec<u8> {
+    let (last, rest) = crcs.split_last().expect("at least one block");
+    let mut t: Vec<u8> = rest.iter().flat_map(|c| c.to_le_bytes()).collect();
+    t.extend_from_slice(&tail_bytes(index, len, *last));
+    t
+}
+
 /// Splits a tail into (index, length, crc).
 pub fn parse_tail(t: &[u8]) -> (u64, u32, u32) {
     (le64(t, 0), le32(t, 8), le32(t, 12))
+}
+
+/// What the tail at the end of a decoded chunk area says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tail {
+    /// Chunk index.
+    pub index: u64,
+    /// Payload bytes.
+    pub len: usize,
+    /// CRC-32C of each check block (one in version 1).
+    pub crcs: Vec<u32>,
+}
+
+/// Reads the tail at the end of `area` (a chunk's decoded data rows); `None` when the length
+/// it states cannot be that of a chunk of this many groups.
+pub fn read_tail(area: &[u8], layout: &Layout) -> Option<Tail> {
+    let (index, len, last) = parse_tail(&area[area.len().checked_sub(TAIL)?..]);
+    let len = len as usize;
+    if len == 0 || len > layout.chunk_size || layout.area_for(len) != area.len() {
+        return None;
+    }
+    let t = layout.tail(len);
+    let mut crcs: Vec<u32> = area[area.len() - t..area.len() - TAIL]
+        .chunks_exact(4)
+        .map(|c| le32(c, 0))
+        .collect();
+    crcs.push(last);
+    Some(Tail { index, len, crcs })
 }
 
 #[cfg(test)]
@@ -551,10 +686,22 @@ mod tests {
     #[test]
     fn default_chunks_fill_whole_groups() {
         for (spec, d) in [("alien:9x9", 64), ("secded:72", 512), ("repetition:3", 64)] {
+            let v1 = Layout::with_version(&spec.parse().unwrap(), d, 0, VERSION_1).unwrap();
+            assert_eq!((v1.chunk_size + TAIL) % v1.group_data, 0, "{spec}");
+            assert!(v1.chunk_size >= DEFAULT_CHUNK_TARGET - v1.group_data);
             let l = layout(spec, d);
             assert_eq!((l.chunk_size + TAIL) % l.group_data, 0, "{spec}");
-            assert!(l.chunk_size >= DEFAULT_CHUNK_TARGET - l.group_data);
+            assert!(l.chunk_size <= CHECK_BLOCK, "{spec}: one check block");
+            assert!(
+                l.chunk_size + l.group_data > CHECK_BLOCK,
+                "{spec}: as many groups as fit"
+            );
         }
+        // A group larger than a check block: one group, several block CRCs in its tail.
+        let l = layout("alien:9x9", 65536);
+        assert_eq!(l.chunk_groups, 1);
+        assert_eq!(l.chunk_size + l.tail(l.chunk_size), l.group_data);
+        assert!(l.tail(l.chunk_size) > TAIL);
         let l = layout("alien:9x9", 64);
         assert_eq!(l.group_data, 520);
         assert_eq!(l.group_bytes, 648);
@@ -563,7 +710,7 @@ mod tests {
     #[test]
     fn header_roundtrip_and_every_single_flip() {
         let l = layout("alien:5x7", 128);
-        let block = header_block(&l);
+        let block = header_block(&l, &StreamInfo::default());
         let mut buf = Vec::new();
         region_bytes(&block, l.slot, &mut buf);
         for bit in 0..buf.len() * 8 {
@@ -587,7 +734,7 @@ mod tests {
     fn header_survives_a_burst_of_d_bits_anywhere() {
         for d in [64, 512, 4096] {
             let l = layout("secded:72", d);
-            let block = header_block(&l);
+            let block = header_block(&l, &StreamInfo::default());
             let mut buf = Vec::new();
             region_bytes(&block, l.slot, &mut buf);
             buf.extend(std::iter::repeat_n(0xA5u8, 3 * l.slot));
@@ -623,7 +770,7 @@ mod tests {
             Err(Error::Truncated { .. })
         ));
         let l = layout("alien:9x9", 64);
-        let block = header_block(&l);
+        let block = header_block(&l, &StreamInfo::default());
         let mut buf = Vec::new();
         region_bytes(&block, l.slot, &mut buf);
         assert!(matches!(
@@ -649,7 +796,7 @@ mod tests {
     #[test]
     fn header_caps_are_refused() {
         let l = layout("alien:9x9", 64);
-        let mut block = header_block(&l);
+        let mut block = header_block(&l, &StreamInfo::default());
         block[20..24].copy_from_slice(&(1u32 << 30).to_le_bytes());
         seal(&mut block);
         let mut buf = Vec::new();
@@ -658,7 +805,7 @@ mod tests {
             probe_header(&buf, true),
             Err(Error::BadHeader { .. })
         ));
-        let mut block = header_block(&l);
+        let mut block = header_block(&l, &StreamInfo::default());
         block[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
         seal(&mut block);
         let mut buf = Vec::new();
@@ -668,7 +815,7 @@ mod tests {
             Err(Error::BadHeader { .. })
         ));
         // A huge code with a huge interleave.
-        let mut block = header_block(&l);
+        let mut block = header_block(&l, &StreamInfo::default());
         block[12..20].copy_from_slice(&[0, 16, 0, 0, 0, 16, 0, 0]);
         block[20..24].copy_from_slice(&(1u32 << 20).to_le_bytes());
         seal(&mut block);

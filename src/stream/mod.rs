@@ -22,68 +22,170 @@ pub mod bench;
 mod codec;
 mod crc;
 pub mod format;
+pub mod frame;
+mod framed;
 pub mod kernel;
 pub mod naive;
+mod open;
 mod read;
+mod source;
+pub mod stripe;
 mod write;
 
+pub use frame::Metadata;
 pub use read::Decoder;
 pub use write::Encoder;
 
 use crate::code::Spec;
 use crate::error::{Error, Result};
 use bytes::Bytes;
-use codec::{Buf, DecodeCore, EncodeCore};
-use format::{Layout, Probe};
+use codec::{Buf, EncodeCore};
+use format::Layout;
+use source::SliceSource;
+use stripe::Plan;
+
+/// The recovery percentage `tilecode encode` uses unless told otherwise: with stripes of 124
+/// data chunks it gives 3 recovery chunks a stripe (2.4 % of the payload), enough for a lost
+/// 4 KiB sector or a cut or insertion of up to 4 KiB anywhere (docs/format.md).
+pub const DEFAULT_RECOVERY: f64 = 2.0;
 
 /// How to encode a stream.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// The code (any spec).
     pub code: Spec,
     /// Interleave depth `D`: codewords per group, bits per row; a multiple of 64 from 64 to
     /// 1 048 576. A burst of up to `D` flipped bits is corrected by any code with `t >= 1`.
     pub interleave: usize,
-    /// Payload bytes per chunk (at most 64 MiB); `0` picks the default for the code, about
-    /// 1 MiB rounded so that chunks fill whole groups.
+    /// Payload bytes per chunk (at most 64 MiB); `0` picks the default for the code: in
+    /// version 2 the most whole groups that fit 64 KiB, in version 1 about 1 MiB.
     pub chunk_size: usize,
+    /// Recovery chunks, as a percentage of the data chunks (0 to 100; version 2 only):
+    /// Reed–Solomon chunks that rebuild whole lost chunks ([`stripe::Plan::for_percent`]).
+    pub recovery: f64,
+    /// The format version to write: 2 (default), or 1 for readers older than version 2.
+    pub version: u8,
+    /// The stream's id (version 2); `None` draws a random one.
+    pub stream_id: Option<u64>,
+    /// The input file's name, mode and modification time, recorded in a metadata frame
+    /// (version 2).
+    pub metadata: Option<Metadata>,
 }
 
 impl Default for Options {
-    /// `alien:9x9`, interleave 64, chunks of 1 048 824 bytes (2017 groups of 520 bytes, less
-    /// the 16-byte chunk tail).
+    /// `alien:9x9`, interleave 64, chunks of 65 504 bytes (126 groups of 520 bytes, less the
+    /// 16-byte chunk tail), [`DEFAULT_RECOVERY`] percent of recovery chunks.
     fn default() -> Self {
         Options::new(Spec::Alien { rows: 9, cols: 9 }, 64)
     }
 }
 
 impl Options {
-    /// Options for a code and interleave depth with the default chunk size for them (when the
-    /// pair is out of range the chunk size is left at `0`, and [`Options::validate`] says why).
+    /// Options for a code and interleave depth with the default chunk size and recovery (when
+    /// the pair is out of range the chunk size is left at `0`, and [`Options::validate`] says
+    /// why).
     pub fn new(code: Spec, interleave: usize) -> Options {
         let chunk_size = format::default_chunk_size(&code, interleave).unwrap_or(0);
         Options {
             code,
             interleave,
             chunk_size,
+            recovery: DEFAULT_RECOVERY,
+            version: format::VERSION,
+            stream_id: None,
+            metadata: None,
         }
     }
 
+    /// These options with `percent` of recovery chunks.
+    pub fn with_recovery(mut self, percent: f64) -> Options {
+        self.recovery = percent;
+        self
+    }
+
     /// Checks the options: the spec, the interleave depth (a multiple of 64, 64..=1 << 20),
-    /// and the caps on groups (64 MiB), chunks (64 MiB payload, 256 MiB encoded).
+    /// the caps on groups (64 MiB), chunks (64 MiB payload, 256 MiB encoded), the version and
+    /// the recovery percentage.
     pub fn validate(&self) -> Result<()> {
-        self.layout().map(|_| ())
+        self.layout()?;
+        self.plan().map(|_| ())
     }
 
     /// The layout these options describe.
     pub(crate) fn layout(&self) -> Result<Layout> {
+        if self.version != format::VERSION && self.version != format::VERSION_1 {
+            return Err(Error::Limit {
+                what: format!("format version {}", self.version),
+                reason: format!("expected {} or {}", format::VERSION_1, format::VERSION),
+            });
+        }
         let spec = format::check_spec(&self.code)?;
-        Layout::new(&spec, self.interleave, self.chunk_size)
+        let cs = if self.version == format::VERSION_1
+            && self.chunk_size == format::default_chunk_size(&spec, self.interleave).unwrap_or(0)
+        {
+            0
+        } else {
+            self.chunk_size
+        };
+        Layout::with_version(&spec, self.interleave, cs, self.version)
+    }
+
+    /// The recovery plan (`None` for no recovery chunks).
+    pub(crate) fn plan(&self) -> Result<Option<Plan>> {
+        let plan = Plan::for_percent(self.recovery, self.layout()?.chunk_size)?;
+        if plan.is_some() && self.version == format::VERSION_1 {
+            return Err(Error::Limit {
+                what: "recovery chunks".into(),
+                reason: "format version 1 has none: use recovery 0 with version 1".into(),
+            });
+        }
+        Ok(plan)
     }
 
     /// The size of the encoded stream for `len` input bytes.
     pub fn encoded_len(&self, len: u64) -> Result<u64> {
-        Ok(self.layout()?.encoded_len(len))
+        let l = self.layout()?;
+        if l.version == format::VERSION_1 {
+            return Ok(l.encoded_len(len));
+        }
+        let cs = l.chunk_size as u64;
+        let data = |p: usize| (frame::FRAME + l.groups_for(p) * l.group_bytes) as u64;
+        let full = len / cs;
+        let rest = (len % cs) as usize;
+        let mut total = l.region() as u64 + 3 * l.slot as u64;
+        if let Some(m) = &self.metadata {
+            total += (frame::FRAME + m.to_bytes().len()) as u64;
+        }
+        total += full * data(l.chunk_size) + if rest > 0 { data(rest) } else { 0 };
+        if let Some(p) = self.plan()? {
+            let chunks = len.div_ceil(cs);
+            let stripes = chunks / p.stripe as u64;
+            let last = (chunks % p.stripe as u64) as usize;
+            let rec = (frame::FRAME + codec::recovery_groups(&l) * l.group_bytes) as u64;
+            let count = stripes * p.recovery as u64
+                + if last > 0 {
+                    p.recovery_for(last) as u64
+                } else {
+                    0
+                };
+            total += count * rec;
+        }
+        Ok(total)
+    }
+
+    /// The stream id to write: the one asked for, or a random one.
+    pub(crate) fn id(&self) -> u64 {
+        self.stream_id.unwrap_or_else(rand::random)
+    }
+
+    /// The encoder core for these options.
+    pub(crate) fn core(&self) -> Result<EncodeCore> {
+        EncodeCore::new(
+            self.layout()?,
+            self.id(),
+            self.plan()?,
+            self.metadata.as_ref().map(Metadata::to_bytes),
+        )
     }
 }
 
@@ -105,18 +207,27 @@ pub struct Header {
     pub group_bytes: usize,
     /// Encoded bytes of a full chunk.
     pub chunk_bytes: usize,
+    /// The stream's random id (version 2; 0 in version 1).
+    pub stream_id: u64,
+    /// Data chunks per stripe (0: no recovery chunks).
+    pub stripe: usize,
+    /// Recovery chunks per full stripe.
+    pub recovery_chunks: usize,
 }
 
 impl Header {
-    fn from_layout(l: &Layout) -> Header {
+    fn from_layout(l: &Layout, stream_id: u64, plan: Option<Plan>) -> Header {
         Header {
             code: l.spec,
             interleave: l.interleave,
             chunk_size: l.chunk_size,
-            version: format::VERSION,
+            version: l.version,
             region_bytes: l.region(),
             group_bytes: l.group_bytes,
             chunk_bytes: l.chunk_bytes,
+            stream_id,
+            stripe: plan.map_or(0, |p| p.stripe),
+            recovery_chunks: plan.map_or(0, |p| p.recovery),
         }
     }
 }
@@ -159,15 +270,48 @@ pub struct Report {
     pub interleave: u64,
     /// The stream's chunk size.
     pub chunk_size: u64,
+    /// Lost or damaged chunks rebuilt from recovery chunks (version 2).
+    pub recovered_chunks: u64,
+    /// Chunks missing or unverified that could not be rebuilt; their bytes are in
+    /// `damaged_ranges` (zero-filled in the output).
+    pub lost_chunks: u64,
+    /// Times the decoder lost its place and found the next frame further on.
+    pub resyncs: u64,
+    /// Encoded bytes passed over because they belong to no frame taken (damage, insertions,
+    /// foreign data).
+    pub skipped_bytes: u64,
+    /// Bytes after the end of a complete stream (padding, another stream), ignored.
+    pub trailing_bytes: u64,
+    /// Recovery chunks read that failed their check (the data may still be whole; its
+    /// protection is weaker).
+    pub damaged_recovery_chunks: u64,
+    /// Chunks found and verified although their frame header was damaged.
+    pub frames_repaired: u64,
+    /// The end frame was lost, but the data is provably complete (the last chunk is short).
+    pub end_missing: bool,
+    /// Every copy of the end frame and the last chunk were lost, so the original length is
+    /// not known: the output's last chunk is a full chunk's length of zeros or rebuilt
+    /// bytes, all inside `damaged_ranges`.
+    pub length_unknown: bool,
 }
 
 impl Report {
     /// Clean (nothing corrected), Repaired (corrections or detections, all data verified) or
     /// Damaged (a chunk or the whole stream failed its check).
     pub fn status(&self) -> StreamStatus {
-        if !self.checksum_ok || !self.damaged_ranges.is_empty() {
+        if !self.checksum_ok
+            || !self.damaged_ranges.is_empty()
+            || self.lost_chunks > 0
+            || self.length_unknown
+        {
             StreamStatus::Damaged
-        } else if self.corrected_bits > 0 || self.uncorrectable_codewords > 0 {
+        } else if self.corrected_bits > 0
+            || self.uncorrectable_codewords > 0
+            || self.recovered_chunks > 0
+            || self.skipped_bytes > 0
+            || self.frames_repaired > 0
+            || self.end_missing
+        {
             StreamStatus::Repaired
         } else {
             StreamStatus::Clean
@@ -214,30 +358,30 @@ pub fn encode(data: &[u8], opts: &Options) -> Result<Bytes> {
 /// Encodes `data` into `out`, replacing its contents; its memory is reused, so encoding
 /// again into the same vector allocates and zeroes nothing.
 pub fn encode_into(data: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()> {
-    let layout = opts.layout()?;
+    let mut core = opts.core()?;
     let mut buf = Buf::from_vec(std::mem::take(out));
-    let cs = layout.chunk_size;
-    let mut core = EncodeCore::new(layout);
+    let cs = core.layout().chunk_size;
     core.start(&mut buf);
-    for chunk in data.chunks(cs) {
-        core.chunk(chunk, &mut buf);
-    }
-    core.finish(&mut buf);
+    let result = data
+        .chunks(cs)
+        .try_for_each(|chunk| core.chunk(chunk, &mut buf))
+        .and_then(|_| core.finish(&mut buf));
     *out = buf.into_vec();
-    Ok(())
+    result
 }
 
-/// Decodes a whole stream, strictly: any damage the code could not repair is an error
-/// (`Corrupt` or `Checksum`); a short stream is `Truncated`; a bad start `NotTilecode` or
-/// `BadHeader`.
+/// Decodes a whole stream, strictly: any damage that could not be repaired is an error
+/// (`Corrupt` or `Checksum`); a stream that ends early is `Truncated`; a bad start
+/// `NotTilecode` or `BadHeader`.
 pub fn decode(data: &[u8]) -> Result<(Bytes, Report)> {
     let mut out = Vec::new();
     let report = decode_into(data, false, &mut out)?;
     Ok((Bytes::from(out), report))
 }
 
-/// Decodes a whole stream, best effort: damaged data is kept as decoded and recorded in the
-/// report. A stream that is not one, has a bad header or is truncated is still an error.
+/// Decodes a whole stream, best effort: damaged data is kept as decoded (lost chunks as
+/// zeros) and recorded in the report. A stream that is not one, has a bad header and no
+/// frame to start from, or ends early is still an error.
 pub fn decode_lenient(data: &[u8]) -> Result<(Bytes, Report)> {
     let mut out = Vec::new();
     let report = decode_into(data, true, &mut out)?;
@@ -245,46 +389,36 @@ pub fn decode_lenient(data: &[u8]) -> Result<(Bytes, Report)> {
 }
 
 /// Decodes a whole stream into `out`, replacing its contents (memory reused as by
-/// [`encode_into`]), strictly or leniently. On error `out` holds the verified chunks decoded
+/// [`encode_into`]), strictly or leniently. On error `out` holds the verified data decoded
 /// before it.
 pub fn decode_into(data: &[u8], lenient: bool, out: &mut Vec<u8>) -> Result<Report> {
+    decode_report(data, lenient, out).map(|(r, _)| r)
+}
+
+/// [`decode_into`] that also returns the report when decoding failed part way (the error
+/// then comes with the report of what was found before it).
+pub fn decode_report(
+    data: &[u8],
+    lenient: bool,
+    out: &mut Vec<u8>,
+) -> Result<(Report, Option<Metadata>)> {
     let mut buf = Buf::from_vec(std::mem::take(out));
-    let result = decode_buf(data, lenient, &mut buf);
+    let mut src = SliceSource::new(data, 0);
+    let result = open::open(&mut src).and_then(|mut core| {
+        core.set_lenient(lenient);
+        while !core.done() {
+            core.step(&mut src, &mut buf)?;
+        }
+        Ok((core.report().clone(), core.metadata().cloned()))
+    });
     *out = buf.into_vec();
     result
 }
 
-fn decode_buf(data: &[u8], lenient: bool, buf: &mut Buf) -> Result<Report> {
-    let mut core = start_decode(data)?;
-    core.set_lenient(lenient);
-    let l = core.layout().clone();
-    let mut pos = l.region();
-    // A chunk is known to be full only when more than a trailer follows it: a short last
-    // chunk may take as many groups as a full one.
-    while data.len() - pos > l.chunk_bytes + l.region() {
-        core.chunk(&data[pos..pos + l.chunk_bytes], buf)?;
-        pos += l.chunk_bytes;
-    }
-    core.finish(&data[pos..], buf)?;
-    Ok(core.into_report())
-}
-
-/// Reads the header of a whole stream held in memory.
+/// Reads the header of a whole stream held in memory (or, when it is lost, the layout the
+/// first frame found states).
 pub fn read_header(data: &[u8]) -> Result<Header> {
-    Ok(start_decode(data)?.header().clone())
-}
-
-fn start_decode(data: &[u8]) -> Result<DecodeCore> {
-    match format::probe_header(data, true)? {
-        Probe::Found {
-            layout,
-            block,
-            corrected_bits,
-        } => Ok(DecodeCore::new(*layout, &block, corrected_bits)),
-        Probe::NeedMore(n) => Err(Error::Truncated {
-            reason: format!("expected at least {n} header bytes, found {}", data.len()),
-        }),
-    }
+    Ok(open::open(&mut SliceSource::new(data, 0))?.header().clone())
 }
 
 /// A copy of an error, for adapters that must report the same failure again.

@@ -1,131 +1,64 @@
 //! The `io::Read` decoder.
 
-use super::codec::{Buf, DecodeCore};
-use super::format::{self, Probe};
+use super::codec::Buf;
+use super::frame::Metadata;
+use super::open::{self, Core};
+use super::source::{Input, ReadSource};
 use super::{Header, Report, replay};
 use crate::error::Error;
 use std::io::{self, BufRead, Read};
 
 /// Decodes a tilecode stream read from `R`.
 ///
-/// The header is read and checked by [`Decoder::new`]. Chunks are decoded one at a time, so
-/// memory is O(chunk); since the trailer is only known at the end of the input, the decoder
-/// holds one chunk plus the trailer's size of encoded bytes. Strict by default: a chunk that
-/// fails its check is an `InvalidData` error carrying [`Error::Corrupt`] or
-/// [`Error::Checksum`], and none of its bytes are returned (earlier chunks, already verified,
-/// have been). [`Decoder::keep_damaged`] returns damaged chunks as decoded and records them in
-/// the report instead. A stream that ends early is an `UnexpectedEof` error carrying
-/// [`Error::Truncated`] in both modes.
+/// The header is read and checked by [`Decoder::new`]. A version 2 stream is decoded a stripe
+/// at a time (a version 1 stream a chunk at a time), so memory is one stripe of payload and
+/// one frame of input, whatever the stream says. Strict by default: a chunk that can be
+/// neither verified nor rebuilt is an `InvalidData` error carrying [`Error::Corrupt`] or
+/// [`Error::Checksum`], and none of its bytes are returned (the verified bytes before it
+/// are). [`Decoder::keep_damaged`] returns damaged chunks as decoded, lost ones as zeros,
+/// and records them in the report instead. A stream that ends early is an `UnexpectedEof`
+/// error carrying [`Error::Truncated`] in both modes.
 ///
 /// It is also an `io::BufRead`: `fill_buf` hands out the decoded chunk itself, which saves a
 /// copy when the bytes go straight on to a writer (as in `tilecode decode`).
 #[derive(Debug)]
 pub struct Decoder<R: Read> {
-    inner: R,
-    core: DecodeCore,
-    /// Encoded bytes read but not yet decoded.
-    input: Input,
-    eof: bool,
+    src: ReadSource<R>,
+    core: Core,
     /// Decoded bytes not yet returned, from `pos`.
     out: Buf,
     pos: usize,
-    done: bool,
     failed: Option<Error>,
 }
 
-/// Encoded bytes read ahead: `buf[start..end]`. The vector keeps its (initialised) length,
-/// so refilling it costs no zeroing.
-#[derive(Debug, Default)]
-struct Input {
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-}
-
-impl Input {
-    fn data(&self) -> &[u8] {
-        &self.buf[self.start..self.end]
-    }
-
-    fn len(&self) -> usize {
-        self.end - self.start
-    }
-
-    fn consume(&mut self, n: usize) {
-        self.start += n.min(self.len());
-    }
-
-    /// Reads until `want` bytes are held or the input ends; returns whether it ended.
-    fn fill<R: Read>(&mut self, r: &mut R, want: usize) -> io::Result<bool> {
-        if self.len() >= want {
-            return Ok(false);
-        }
-        if self.start + want > self.buf.len() {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-            if self.buf.len() < want {
-                self.buf.resize(want, 0);
-            }
-        }
-        while self.len() < want {
-            let stop = self.start + want;
-            match r.read(&mut self.buf[self.end..stop]) {
-                Ok(0) => return Ok(true),
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(false)
-    }
-}
-
 impl<R: Read> Decoder<R> {
-    /// A decoder reading from `r`; reads and checks the header now. Errors: `InvalidData`
-    /// carrying [`Error::NotTilecode`] or [`Error::BadHeader`], `UnexpectedEof` carrying
-    /// [`Error::Truncated`], or the reader's own error.
-    pub fn new(mut r: R) -> io::Result<Self> {
-        let mut input = Input::default();
-        let mut eof = false;
-        let (layout, block, corrected) = loop {
-            match format::probe_header(input.data(), eof)? {
-                Probe::Found {
-                    layout,
-                    block,
-                    corrected_bits,
-                } => break (*layout, block, corrected_bits),
-                Probe::NeedMore(n) => {
-                    if eof {
-                        return Err(Error::Truncated {
-                            reason: format!(
-                                "expected at least {n} header bytes, found {}",
-                                input.len()
-                            ),
-                        }
-                        .into());
-                    }
-                    eof = input.fill(&mut r, n)?;
-                }
-            }
-        };
-        input.consume(layout.region());
+    /// A decoder reading from `r`; reads and checks the header now (or, when it is lost,
+    /// finds the first frame). Errors: `InvalidData` carrying [`Error::NotTilecode`] or
+    /// [`Error::BadHeader`], `UnexpectedEof` carrying [`Error::Truncated`], or the reader's
+    /// own error.
+    pub fn new(r: R) -> io::Result<Self> {
+        let mut src = ReadSource::new(r, Input::default(), false, 0);
+        let core = open::open(&mut src)?;
         Ok(Decoder {
-            inner: r,
-            core: DecodeCore::new(layout, &block, corrected),
-            input,
-            eof,
+            src,
+            core,
             out: Buf::default(),
             pos: 0,
-            done: false,
             failed: None,
         })
     }
 
-    /// Lenient mode (`true`): return damaged data as decoded and record the damage in the
-    /// report instead of failing.
+    /// Lenient mode (`true`): return damaged data as decoded (lost chunks as zeros) and
+    /// record the damage in the report instead of failing.
     pub fn keep_damaged(mut self, yes: bool) -> Self {
         self.core.set_lenient(yes);
+        self
+    }
+
+    /// Decode and check every recovery chunk, not only those a damaged stripe needs (what
+    /// `tilecode verify` does): damage there is reported even when the data is whole.
+    pub fn check_recovery(mut self, yes: bool) -> Self {
+        self.core.set_check_recovery(yes);
         self
     }
 
@@ -134,48 +67,37 @@ impl<R: Read> Decoder<R> {
         self.core.header()
     }
 
-    /// What decoding found so far; final once `read` has returned `Ok(0)`.
+    /// What decoding found so far; final once `read` has returned `Ok(0)` (or an error).
     pub fn report(&self) -> &Report {
         self.core.report()
     }
 
+    /// The file name, mode and modification time the stream records, once read (version 2
+    /// streams written from a file).
+    pub fn metadata(&self) -> Option<&Metadata> {
+        self.core.metadata()
+    }
+
     /// The reader.
     pub fn get_ref(&self) -> &R {
-        &self.inner
+        &self.src.inner
     }
 
     /// The reader, mutably (reading from it directly corrupts the stream).
     pub fn get_mut(&mut self) -> &mut R {
-        &mut self.inner
+        &mut self.src.inner
     }
 
     /// The reader back.
     pub fn into_inner(self) -> R {
-        self.inner
+        self.src.inner
     }
 
-    /// Decodes the next chunk (or the end of the stream) into `out`.
+    /// Decodes the next piece of the stream into `out`.
     fn step(&mut self) -> io::Result<()> {
-        let l = self.core.layout();
-        let (chunk, region) = (l.chunk_bytes, l.region());
-        if !self.eof {
-            // One byte past the trailer's size tells a full chunk from a short last one that
-            // takes as many groups.
-            self.eof = self.input.fill(&mut self.inner, chunk + region + 1)?;
-        }
         self.out.clear();
         self.pos = 0;
-        let result = if self.input.len() > chunk + region {
-            let r = self.core.chunk(&self.input.data()[..chunk], &mut self.out);
-            self.input.consume(chunk);
-            r
-        } else {
-            self.done = true;
-            let r = self.core.finish(self.input.data(), &mut self.out);
-            self.input = Input::default();
-            r
-        };
-        result.map_err(|e| {
+        self.core.step(&mut self.src, &mut self.out).map_err(|e| {
             let again = replay(&e);
             self.failed = Some(e);
             again.into()
@@ -207,10 +129,16 @@ impl<R: Read> BufRead for Decoder<R> {
             if let Some(e) = &self.failed {
                 return Err(replay(e).into());
             }
-            if self.done {
+            if self.core.done() {
                 return Ok(&[]);
             }
-            self.step()?;
+            if let Err(e) = self.step() {
+                // What was verified before the failure is still returned first.
+                if self.pos < self.out.len() {
+                    continue;
+                }
+                return Err(e);
+            }
         }
     }
 

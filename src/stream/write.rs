@@ -27,7 +27,7 @@ pub struct Encoder<W: Write> {
 impl<W: Write> Encoder<W> {
     /// An encoder writing to `w`; the options are validated now.
     pub fn new(w: W, opts: &Options) -> crate::Result<Self> {
-        let core = EncodeCore::new(opts.layout()?);
+        let core = opts.core()?;
         let mut out = Buf::default();
         core.start(&mut out);
         Ok(Encoder {
@@ -77,10 +77,10 @@ impl<W: Write> Encoder<W> {
         if !self.finished {
             self.dump()?;
             if !self.chunk.is_empty() {
-                self.core.chunk(&self.chunk, &mut self.out);
+                self.core.chunk(&self.chunk, &mut self.out)?;
                 self.chunk.clear();
             }
-            self.core.finish(&mut self.out);
+            self.core.finish(&mut self.out)?;
             self.finished = true;
         }
         self.dump()?;
@@ -109,13 +109,13 @@ impl<W: Write> Write for Encoder<W> {
         self.dump()?;
         let cs = self.core.layout().chunk_size;
         if self.chunk.is_empty() && buf.len() >= cs {
-            self.core.chunk(&buf[..cs], &mut self.out);
+            self.core.chunk(&buf[..cs], &mut self.out)?;
             return Ok(cs);
         }
         let take = (cs - self.chunk.len()).min(buf.len());
         self.chunk.extend_from_slice(&buf[..take]);
         if self.chunk.len() == cs {
-            self.core.chunk(&self.chunk, &mut self.out);
+            self.core.chunk(&self.chunk, &mut self.out)?;
             self.chunk.clear();
         }
         Ok(take)

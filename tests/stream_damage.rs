@@ -1,0 +1,228 @@
+//! The codec's promises under damage it was not built around: zeroed and 0xFF sectors, bit
+//! flips, byte overwrites, cuts, insertions, duplicated spans, trailing junk, another stream
+//! appended. Whatever the damage:
+//!
+//! * a decode that reports no damage returns exactly the original bytes;
+//! * a decode that reports damage returns the original length when it is known, and every
+//!   byte outside `damaged_ranges` is exact;
+//!
+//! and with the default recovery a lost 4 KiB sector, or a cut or insertion of up to 4 KiB
+//! anywhere, is repaired exactly.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tilecode::stream::{self, Options, Report, StreamStatus};
+
+const CODES: [&str; 3] = ["alien:9x9", "secded:72", "alien:4x5"];
+
+fn payload(len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..len).map(|_| rng.r#gen()).collect()
+}
+
+fn encode(data: &[u8], spec: &str, recovery: f64) -> Vec<u8> {
+    let o = Options::new(spec.parse().unwrap(), 64).with_recovery(recovery);
+    stream::encode(data, &o).unwrap().to_vec()
+}
+
+/// Checks the promise on one damaged stream; returns the report (None: refused as a whole,
+/// which is allowed only for damage that leaves no frame to start from).
+fn check(data: &[u8], damaged: &[u8], what: &str) -> Option<Report> {
+    let (out, rep) = match stream::decode_lenient(damaged) {
+        Ok(x) => x,
+        Err(e) => {
+            let msg = e.to_string();
+            eprintln!("{what}: {msg}");
+            assert!(
+                msg.contains("truncated")
+                    || msg.contains("not a tilecode")
+                    || msg.contains("header")
+                    || msg.contains("end frame"),
+                "{what}: unexpected error {msg}"
+            );
+            return None;
+        }
+    };
+    if rep.status() != StreamStatus::Damaged {
+        assert!(
+            out.as_ref() == data,
+            "{what}: reported {:?} but output differs",
+            rep.status()
+        );
+        return Some(rep);
+    }
+    if rep.length_unknown {
+        // Only when the end frame's copies and the last chunk are all gone.
+        assert!(
+            out.len() >= data.len() - rep.chunk_size as usize,
+            "{what}: length"
+        );
+    } else {
+        assert_eq!(out.len(), data.len(), "{what}: length");
+    }
+    let mut at = 0u64;
+    let mut ranges = rep.damaged_ranges.clone();
+    let common = out.len().min(data.len()) as u64;
+    ranges.push((common, common));
+    for (a, b) in ranges {
+        let (s, e) = (at as usize, a.min(common) as usize);
+        if let Some(i) = (s..e).find(|&i| out[i] != data[i]) {
+            panic!(
+                "{what}: byte {i} outside the damaged ranges is wrong ({:?})",
+                rep
+            );
+        }
+        at = b;
+    }
+    Some(rep)
+}
+
+fn exact(data: &[u8], damaged: &[u8], what: &str) {
+    let rep = check(data, damaged, what).unwrap_or_else(|| panic!("{what}: refused"));
+    assert_ne!(rep.status(), StreamStatus::Damaged, "{what}: {rep:?}");
+}
+
+#[test]
+fn a_lost_sector_anywhere_is_repaired() {
+    let data = payload(1 << 20, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for spec in CODES {
+        let enc = encode(&data, spec, stream::DEFAULT_RECOVERY);
+        for fill in [0u8, 0xFF] {
+            for _ in 0..6 {
+                let mut d = enc.clone();
+                let at = rng.gen_range(0..enc.len() / 4096) * 4096;
+                d[at..(at + 4096).min(enc.len())].fill(fill);
+                exact(&data, &d, &format!("{spec}: 4 KiB of {fill:#x} at {at}"));
+            }
+        }
+        // The very start and the very end.
+        for at in [0, enc.len() - 4096] {
+            let mut d = enc.clone();
+            d[at..at + 4096].fill(0);
+            exact(&data, &d, &format!("{spec}: zeroed 4 KiB at {at}"));
+        }
+    }
+}
+
+#[test]
+fn cuts_and_insertions_up_to_4_kib_are_repaired() {
+    let data = payload(600_000, 3);
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for spec in CODES {
+        let enc = encode(&data, spec, stream::DEFAULT_RECOVERY);
+        let n = enc.len();
+        for len in [1usize, 7, 100, 4096] {
+            // The start, the middle and just before the end frame's three copies.
+            for at in [0, n / 2, n - 3 * 64 - len] {
+                let mut cut = enc.clone();
+                cut.drain(at..at + len);
+                exact(&data, &cut, &format!("{spec}: {len} bytes cut at {at}"));
+                let mut ins = enc.clone();
+                let junk: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
+                ins.splice(at..at, junk);
+                exact(
+                    &data,
+                    &ins,
+                    &format!("{spec}: {len} bytes inserted at {at}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn without_recovery_a_cut_costs_only_the_chunks_it_touches() {
+    let data = payload(600_000, 5);
+    let enc = encode(&data, "alien:9x9", 0.0);
+    let n = enc.len();
+    for len in [1usize, 7, 100, 4096] {
+        for at in [n / 3, n / 2] {
+            let mut cut = enc.clone();
+            cut.drain(at..at + len);
+            let rep = check(&data, &cut, &format!("{len} cut at {at}")).unwrap();
+            assert_eq!(rep.status(), StreamStatus::Damaged);
+            let lost: u64 = rep.damaged_ranges.iter().map(|(a, b)| b - a).sum();
+            let chunk = rep.chunk_size;
+            assert!(lost <= 2 * chunk, "{len} at {at}: {lost} bytes lost");
+            assert!(rep.resyncs >= 1 && rep.skipped_bytes > 0, "{rep:?}");
+        }
+    }
+}
+
+#[test]
+fn trailing_junk_and_a_second_stream_cost_nothing() {
+    let data = payload(200_000, 6);
+    let enc = encode(&data, "secded:72", stream::DEFAULT_RECOVERY);
+    let mut padded = enc.clone();
+    padded.extend(std::iter::repeat_n(0u8, 5000));
+    let (out, rep) = stream::decode(&padded).unwrap();
+    assert_eq!(out.as_ref(), &data[..]);
+    assert_eq!(rep.trailing_bytes, 5000);
+    let other = encode(&payload(1000, 7), "secded:72", stream::DEFAULT_RECOVERY);
+    let mut two = enc.clone();
+    two.extend_from_slice(&other);
+    let (out, rep) = stream::decode(&two).unwrap();
+    assert_eq!(out.as_ref(), &data[..]);
+    assert_eq!(rep.trailing_bytes, other.len() as u64);
+}
+
+#[test]
+fn random_damage_never_breaks_the_map() {
+    let data = payload(1 << 20, 8);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for spec in CODES {
+        for recovery in [stream::DEFAULT_RECOVERY, 0.0] {
+            let enc = encode(&data, spec, recovery);
+            for round in 0..12 {
+                let mut d = enc.clone();
+                let what = match round % 6 {
+                    0 => {
+                        for _ in 0..20 {
+                            let at = rng.gen_range(0..d.len() - 512);
+                            d[at..at + 512].fill(if rng.r#gen() { 0 } else { 0xFF });
+                        }
+                        "20 sectors of 512 B"
+                    }
+                    1 => {
+                        for _ in 0..20 {
+                            let at = rng.gen_range(0..d.len() / 4096) * 4096;
+                            d[at..at + 4096].fill(0);
+                        }
+                        "20 sectors of 4 KiB"
+                    }
+                    2 => {
+                        let ber = [1e-5, 1e-4, 1e-3, 1e-2][round % 4];
+                        for _ in 0..((d.len() * 8) as f64 * ber) as usize {
+                            let bit = rng.gen_range(0..d.len() * 8);
+                            d[bit / 8] ^= 1 << (bit % 8);
+                        }
+                        "bit flips"
+                    }
+                    3 => {
+                        for _ in 0..300 {
+                            let at = rng.gen_range(0..d.len());
+                            d[at] = rng.r#gen();
+                        }
+                        "byte overwrites"
+                    }
+                    4 => {
+                        let at = rng.gen_range(0..d.len() - 20_000);
+                        let len = rng.gen_range(1..20_000);
+                        let span = d[at..at + len].to_vec();
+                        let to = rng.gen_range(0..d.len());
+                        d.splice(to..to, span);
+                        "a duplicated span"
+                    }
+                    _ => {
+                        let at = rng.gen_range(0..d.len() - 100_000);
+                        let len = rng.gen_range(1..100_000);
+                        d.drain(at..at + len);
+                        "a cut of up to 100 kB"
+                    }
+                };
+                check(&data, &d, &format!("{spec}, recovery {recovery}: {what}"));
+            }
+        }
+    }
+}
