@@ -9,12 +9,18 @@ fn tilecode() -> Command {
 }
 
 fn run_json(args: &[&str]) -> Value {
-    let out = tilecode()
-        .arg("simulate")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
+    json_of(
+        tilecode()
+            .arg("simulate")
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap(),
+    )
+}
+
+/// The JSON a successful run printed.
+fn json_of(out: std::process::Output) -> Value {
     assert!(
         out.status.success(),
         "{}",
@@ -499,5 +505,335 @@ mod bench {
             .assert()
             .code(1)
             .stderr(predicate::str::starts_with("tilecode: --size"));
+    }
+}
+
+mod awgn {
+    use super::*;
+
+    /// R = 4/7: Es/N0 = Eb/N0 + 10 log10(4/7) dB.
+    const HAMMING7_RATE_DB: f64 = -2.430_380_486_862_944;
+
+    #[test]
+    fn json_carries_channel_ebn0_decoder_and_analytic_curves() {
+        let v = run_json(&[
+            "hamming:7",
+            "--channel",
+            "awgn",
+            "--ebn0",
+            "2:4:2",
+            "--decoder",
+            "ml",
+            "--exact",
+            "--min-frame-errors",
+            "50",
+        ]);
+        let rs = results(&v);
+        assert_eq!(rs.len(), 2);
+        for (r, db) in rs.iter().zip([2.0, 4.0]) {
+            assert_eq!(f(r, "ebn0_db"), db);
+            assert_eq!(r["decoder"], "ml");
+            assert_eq!(r["kernel"], "viterbi");
+            assert_eq!(r["engine"], "soft");
+            let esn0: f64 = r["channel"].as_str().unwrap()["awgn:esn0=".len()..]
+                .parse()
+                .unwrap();
+            assert!((esn0 - (db + HAMMING7_RATE_DB)).abs() < 1e-12, "{r}");
+            let a = &r["analytic"];
+            assert!(f(a, "union_bound_fer") > f(r, "fer") * 0.5, "{r}");
+            assert!(f(a, "uncoded_ber") > 0.0);
+            assert!(f(a, "union_bound_ber") > f(r, "ber") * 0.5, "{r}");
+            assert!(
+                r.get("exact").is_none(),
+                "exact BSC rates are for hard decisions"
+            );
+        }
+        // --snr-type es: the values are Es/N0.
+        let v = run_json(&[
+            "hamming:7",
+            "--channel",
+            "awgn",
+            "--ebn0",
+            "1",
+            "--snr-type",
+            "es",
+            "--max-frames",
+            "640",
+        ]);
+        let r = &results(&v)[0];
+        assert_eq!(r["channel"], "awgn:esn0=1");
+        assert!((f(r, "ebn0_db") - (1.0 - HAMMING7_RATE_DB)).abs() < 1e-12);
+        assert_eq!(r["decoder"], "hard");
+    }
+
+    #[test]
+    fn hard_decisions_get_the_bsc_formulas_at_the_equivalent_p() {
+        let v = run_json(&[
+            "alien:9x9",
+            "--channel",
+            "awgn",
+            "--ebn0",
+            "4",
+            "--exact",
+            "--min-frame-errors",
+            "400",
+        ]);
+        let r = &results(&v)[0];
+        let (lo, hi) = (
+            r["fer_ci"][0].as_f64().unwrap(),
+            r["fer_ci"][1].as_f64().unwrap(),
+        );
+        let exact = f(&r["exact"], "fer");
+        assert!(lo <= exact && exact <= hi, "{r}");
+        assert_eq!(u(r, "d"), 4);
+    }
+
+    #[test]
+    fn every_decoder_sees_the_same_noise() {
+        let run = |decoder: &str| {
+            let v = run_json(&[
+                "alien:5x5",
+                "--channel",
+                "awgn",
+                "--ebn0",
+                "3",
+                "--decoder",
+                decoder,
+                "--max-frames",
+                "3000",
+                "--min-frame-errors",
+                "0",
+            ]);
+            results(&v)[0].clone()
+        };
+        let hard = run("hard");
+        let (ml, chase, it) = (run("ml"), run("chase"), run("iterative"));
+        for r in [&ml, &chase, &it] {
+            assert_eq!(u(r, "channel_bit_errors"), u(&hard, "channel_bit_errors"));
+        }
+        assert_eq!(chase["decoder"], "chase:4");
+        assert_eq!(it["decoder"], "iterative:20");
+        // Not better than ML on the same noise, and soft beats hard.
+        for r in [&chase, &it, &hard] {
+            assert!(
+                u(r, "frame_errors") >= u(&ml, "frame_errors"),
+                "{r} vs {ml}"
+            );
+        }
+        assert!(u(&hard, "frame_errors") > u(&chase, "frame_errors"));
+    }
+
+    #[test]
+    fn erasure_channel_defaults_to_the_erasure_decoder_with_exact_rates() {
+        let v = run_json(&["secded:16", "--channel", "bec", "--p", "0.1", "--exact"]);
+        let r = &results(&v)[0];
+        assert_eq!(r["decoder"], "erasure");
+        assert_eq!(r["kernel"], "gf2_solve");
+        let a = &r["analytic"];
+        assert_eq!(f(a, "erasure_fer_low"), f(a, "erasure_fer_high"));
+        let (lo, hi) = (
+            r["fer_ci"][0].as_f64().unwrap(),
+            r["fer_ci"][1].as_f64().unwrap(),
+        );
+        let exact = f(a, "erasure_fer_low");
+        assert!(lo <= exact && exact <= hi, "{r}");
+    }
+
+    #[test]
+    fn png_and_svg_plots_against_ebn0() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["fer.png", "fer.svg"] {
+            let path = dir.path().join(name);
+            tilecode()
+                .args([
+                    "simulate",
+                    "hamming:7",
+                    "--channel",
+                    "awgn",
+                    "--ebn0",
+                    "0:6:2",
+                    "--decoder",
+                    "ml",
+                    "--exact",
+                    "--min-frame-errors",
+                    "30",
+                    "--plot",
+                ])
+                .arg(&path)
+                .assert()
+                .success();
+            let bytes = std::fs::read(&path).unwrap();
+            if name.ends_with("png") {
+                assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 20_000);
+            } else {
+                let text = String::from_utf8(bytes).unwrap();
+                for needle in ["Eb/N0 (dB)", "union bound", "uncoded BPSK", "hamming:7 ml"] {
+                    assert!(text.contains(needle), "{needle} missing from the SVG");
+                }
+            }
+        }
+        tilecode()
+            .args(["simulate", "hamming:7", "--p", "0.01", "--plot"])
+            .arg(dir.path().join("fer.jpg"))
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "expected a plot file ending in .png or .svg",
+            ));
+    }
+
+    #[test]
+    fn decoders_past_their_limits_are_refused() {
+        for (args, msg) in [
+            (
+                vec!["alien:15x15", "--decoder", "ml"],
+                "expected n 2^min(k, n - k) <= 2^24",
+            ),
+            (
+                vec!["hamming:7", "--decoder", "iterative"],
+                "odd-by-odd alien",
+            ),
+            (
+                vec!["hamming:7", "--decoder", "erasure"],
+                "expected the erasure channel",
+            ),
+        ] {
+            tilecode()
+                .args(["simulate", "--channel", "awgn", "--ebn0", "3"])
+                .args(&args)
+                .assert()
+                .code(1)
+                .stderr(predicate::str::contains(msg));
+        }
+        tilecode()
+            .args(["simulate", "hamming:7", "--p", "0.1", "--ebn0", "3"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--ebn0 needs --channel awgn"));
+    }
+}
+
+mod resume {
+    use super::*;
+
+    const KEYS: [&str; 7] = [
+        "frames",
+        "frame_errors",
+        "detected_frames",
+        "miscorrected_frames",
+        "bit_errors",
+        "bit_errors_sq",
+        "channel_bit_errors",
+    ];
+
+    fn counts(v: &Value) -> Vec<Vec<String>> {
+        results(v)
+            .iter()
+            .map(|r| KEYS.iter().map(|k| r[*k].to_string()).collect())
+            .collect()
+    }
+
+    const ARGS: [&str; 13] = [
+        "simulate",
+        "hamming:7",
+        "--channel",
+        "awgn",
+        "--ebn0",
+        "2,3",
+        "--decoder",
+        "ml",
+        "--max-frames",
+        "1000000",
+        "--min-frame-errors",
+        "0",
+        "--json",
+    ];
+
+    /// A run killed (SIGKILL) after it wrote a checkpoint, resumed from it, ends with the
+    /// counts of the run that was never stopped.
+    #[test]
+    fn a_killed_run_resumes_to_the_same_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let ck = dir.path().join("run.ckpt");
+        let whole = run_json(&ARGS[1..ARGS.len() - 1]);
+        let bin = assert_cmd::cargo::cargo_bin("tilecode");
+        let mut child = std::process::Command::new(&bin)
+            .args(ARGS)
+            .args(["--threads", "1", "--checkpoint-every", "0", "--checkpoint"])
+            .arg(&ck)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for a checkpoint in the middle of the first point, then kill.
+        let started = std::time::Instant::now();
+        loop {
+            let text = std::fs::read_to_string(&ck).unwrap_or_default();
+            if text.contains("\"next_batch\"") && text.contains("\"frames\": ") {
+                let v: Value = serde_json::from_str(&text).unwrap();
+                if u(&v["current"], "frames") > 100_000 {
+                    break;
+                }
+            }
+            assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it was killed"
+        );
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
+        assert!(u(&saved["current"], "frames") < 1_000_000);
+        let resumed = json_of(
+            tilecode()
+                .args(ARGS)
+                .arg("--resume")
+                .arg(&ck)
+                .output()
+                .unwrap(),
+        );
+        assert_eq!(counts(&resumed), counts(&whole));
+        // Not a checkpoint: refused.
+        tilecode()
+            .args(ARGS)
+            .arg("--resume")
+            .arg(dir.path())
+            .assert()
+            .code(1);
+    }
+
+    /// `mpirun -np 2` and one process: the same counts for one seed (a build with the `mpi`
+    /// feature; scripts/mpi_check.sh installs OpenMPI and runs this).
+    #[cfg(feature = "mpi")]
+    #[test]
+    fn mpirun_with_two_ranks_counts_what_one_process_counts() {
+        let args = [
+            "simulate",
+            "alien:9x9",
+            "--channel",
+            "awgn",
+            "--ebn0",
+            "3,5",
+            "--decoder",
+            "chase",
+            "--max-frames",
+            "30001",
+            "--min-frame-errors",
+            "0",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        let one = run_json(&args[1..args.len() - 1]);
+        let out = std::process::Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+            .arg(assert_cmd::cargo::cargo_bin("tilecode"))
+            .args(args)
+            .output()
+            .expect("mpirun (OpenMPI) is installed: see scripts/mpi_check.sh");
+        let two = json_of(out);
+        assert_eq!(counts(&two), counts(&one));
+        assert_eq!(u(&results(&two)[0], "frames"), 30_001);
     }
 }

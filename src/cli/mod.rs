@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 mod analyze;
 mod bench;
+mod checkpoint;
 mod common;
 mod compare;
 mod corrupt;
@@ -21,6 +22,7 @@ mod hardest;
 mod info;
 mod phases;
 mod plot;
+mod plot_awgn;
 mod progress;
 mod random;
 mod report;
@@ -30,6 +32,7 @@ mod serve;
 mod signals;
 mod simulate;
 mod solve;
+mod team;
 mod verify;
 mod word;
 

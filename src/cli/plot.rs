@@ -1,13 +1,15 @@
-//! SVG plots of simulation results: FER and BER against p on log-log axes, one colour per code,
-//! exact rates as lines, simulated rates as points with their 95% intervals as error bars.
+//! Plots of simulation results, PNG or SVG: FER and BER against p on log-log axes (or against
+//! Eb/N0 on AWGN, see [`super::plot_awgn`]), one colour per code, exact rates as lines,
+//! simulated rates as points with their 95% intervals as error bars.
 
 use anyhow::anyhow;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 use tilecode::code::{Spec, build};
 use tilecode::sim::{ExactModel, PointResult};
 
-const COLORS: [RGBColor; 8] = [
+pub(super) const COLORS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -25,23 +27,37 @@ struct Curve<'a> {
     exact: Option<ExactModel>,
 }
 
-fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
-    let mut out: Vec<Curve> = Vec::new();
+/// The points grouped by label, in order of first appearance.
+pub(super) fn group(
+    results: &[PointResult],
+    label: impl Fn(&PointResult) -> String,
+) -> Vec<(String, Vec<&PointResult>)> {
+    let mut out: Vec<(String, Vec<&PointResult>)> = Vec::new();
     for r in results {
-        let label = if r.interleave > 1 {
+        let l = label(r);
+        match out.iter_mut().find(|(k, _)| *k == l) {
+            Some((_, points)) => points.push(r),
+            None => out.push((l, vec![r])),
+        }
+    }
+    out
+}
+
+fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
+    let mut out: Vec<Curve> = group(results, |r| {
+        if r.interleave > 1 {
             format!("{} D={}", r.code, r.interleave)
         } else {
             r.code.clone()
-        };
-        match out.iter_mut().find(|c| c.label == label) {
-            Some(c) => c.points.push(r),
-            None => out.push(Curve {
-                label,
-                points: vec![r],
-                exact: None,
-            }),
         }
-    }
+    })
+    .into_iter()
+    .map(|(label, points)| Curve {
+        label,
+        points,
+        exact: None,
+    })
+    .collect();
     for c in &mut out {
         c.points.sort_by(|a, b| a.p.total_cmp(&b.p));
         let first = c.points[0];
@@ -53,7 +69,7 @@ fn curves(results: &[PointResult]) -> anyhow::Result<Vec<Curve<'_>>> {
     Ok(out)
 }
 
-fn decade_floor(x: f64) -> f64 {
+pub(super) fn decade_floor(x: f64) -> f64 {
     10f64.powf(x.log10().floor())
 }
 
@@ -102,11 +118,65 @@ impl Panel {
     }
 }
 
-/// Draws FER, miscorrection rate and BER against p, side by side, into an SVG file.
-pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
+/// Draws the results into `path`: a PNG for `.png`, an SVG for `.svg`. Points that all have an
+/// Eb/N0 (AWGN) get FER and BER against Eb/N0; others FER, miscorrection rate and BER against p.
+///
+/// # Errors
+/// For another file name, no results, or a failure to draw or write.
+pub fn fer_ber(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
     if results.is_empty() {
         anyhow::bail!("no results to plot");
     }
+    let awgn = results.iter().all(|r| r.ebn0_db.is_some());
+    let size = if awgn { (1400, 600) } else { (1800, 560) };
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => draw(
+            SVGBackend::new(path, size).into_drawing_area(),
+            results,
+            awgn,
+        ),
+        Some("png") => draw(
+            BitMapBackend::new(path, size).into_drawing_area(),
+            results,
+            awgn,
+        ),
+        _ => anyhow::bail!(
+            "expected a plot file ending in .png or .svg, found `{}`",
+            path.display()
+        ),
+    }
+}
+
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    results: &[PointResult],
+    awgn: bool,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+    if awgn {
+        super::plot_awgn::draw(&root, results)?;
+    } else {
+        against_p(&root, results)?;
+    }
+    root.present().map_err(|e| anyhow!("{e}"))?;
+    Ok(())
+}
+
+/// FER, miscorrection rate and BER against p, side by side.
+fn against_p<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    results: &[PointResult],
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
     let curves = curves(results)?;
     let ps: Vec<f64> = results.iter().map(|r| r.p).filter(|&p| p > 0.0).collect();
     if ps.is_empty() {
@@ -119,8 +189,6 @@ pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
         .map(|i| x0 * (x1 / x0).powf(i as f64 / 120.0))
         .collect();
 
-    let root = SVGBackend::new(path, (1800, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
     let areas = root.split_evenly((1, 3));
     let panels = [Panel::Fer, Panel::Miscorrection, Panel::Ber];
     for (area, panel) in areas.iter().zip(panels) {
@@ -212,15 +280,25 @@ pub fn fer_ber_svg(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
                 .label(format!("{} simulated (95% CI)", c.label))
                 .legend(move |(x, y)| Circle::new((x + 11, y), 4, color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     }
-    root.present().map_err(|e| anyhow!("{e}"))?;
     Ok(())
+}
+
+/// The legend box of a panel, in the style of every plot here.
+pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| anyhow!("{e}"))
 }

@@ -1,15 +1,18 @@
 //! `tilecode simulate`: Monte Carlo (and exact) error rates of codes on noisy channels.
 
+use super::checkpoint::{self, Saved, Writer};
 use super::plot;
+use super::team::Processes;
 use anyhow::{Context, bail};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tilecode::code::{Spec, build};
+use tilecode::code::{BlockCode, DecoderKind, Spec, build};
+use tilecode::sim::analytic::{uncoded_ber, union_bound_ber, union_bound_fer};
 use tilecode::sim::{
-    ChannelSpec, Engine, ExactModel, PointResult, Simulator, StopRule, merge, parse_p_list,
-    parse_results, results_json,
+    Analytic, Channel, ChannelSpec, Engine, ErasureModel, ExactModel, PointResult, Run, Simulator,
+    StopReason, StopRule, merge, parse_db_list, parse_p_list, parse_results, results_json,
 };
 
 /// Arguments of `tilecode simulate`.
@@ -19,13 +22,26 @@ Channels (a `p` in a channel stands for each value of --p):
   bsc                     binary symmetric channel, crossover p (same as bsc:p)
   burst:LEN[:RATE]        solid bursts of LEN bits starting at each bit with probability RATE (default p)
   ge:P_GB:P_BG:P_G:P_B    Gilbert-Elliott: good->bad, bad->good per bit, error rate in good, in bad
+  bec[:E]                 binary erasure channel, erasure probability E (default p); --decoder erasure
+  awgn                    BPSK over white Gaussian noise at each Eb/N0 of --ebn0 (dB; Es/N0 = R Eb/N0)
 A channel without `p` runs one point, reported at its mean bit error rate.
+
+Decoders (--decoder): hard (hard decisions, then the code's decoder), ml (exact soft maximum
+likelihood; codes with n 2^min(k, n-k) <= 2^24), chase (Chase-II, --chase-p), iterative (min-sum
+on the row/column checks of odd-by-odd alien boards, --iterations), erasure (bec).
 
 Examples:
   tilecode simulate alien:9x9 secded:81 --p 1e-2,1e-3 --exact --json
   tilecode simulate alien:9x9 --p 1e-4:1e-1:x10 --plot fer.svg
   tilecode simulate alien:9x9 --channel burst:8 --p 1e-4,1e-3 --interleave 8
-  tilecode simulate --merge run1.json run2.json --json")]
+  tilecode simulate hamming:7 --channel awgn --ebn0 0:8:1 --decoder ml --exact --plot fer.png
+  tilecode simulate alien:9x9 --channel awgn --ebn0 2:7:1 --decoder hard,chase,iterative --exact
+  tilecode simulate secded:16 --channel bec --p 0.05,0.1 --exact
+  tilecode simulate --merge run1.json run2.json --json
+  tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --checkpoint run.ckpt --json
+  tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --resume run.ckpt --checkpoint run.ckpt --json
+  mpirun -np 4 tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --threads 1 --json
+    (a build with the cargo feature `mpi`; the ranks share the batches, rank 0 prints)")]
 pub struct Args {
     /// Codes to simulate: alien:MxN, secded:N, hamming:N, repetition:N, parity:N.
     #[arg(value_name = "SPEC", required_unless_present = "merge")]
@@ -36,6 +52,21 @@ pub struct Args {
     /// The channel (see below).
     #[arg(long, default_value = "bsc")]
     channel: String,
+    /// Eb/N0 values in dB for --channel awgn: a comma list or START:STOP:STEP (e.g. 0:8:0.5).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    ebn0: Option<String>,
+    /// Whether --ebn0 gives Eb/N0 (per information bit) or Es/N0 (per channel bit).
+    #[arg(long, value_enum, default_value_t = SnrType::Eb)]
+    snr_type: SnrType,
+    /// The decoders, a comma list (see below; default: erasure on bec, hard otherwise).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    decoder: Vec<DecoderArg>,
+    /// Chase-II: the number of least reliable positions whose flips are tried.
+    #[arg(long, value_name = "P", default_value_t = 4)]
+    chase_p: usize,
+    /// Iterative decoding: the most row-and-column passes.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    iterations: usize,
     /// Interleave D codewords per frame, so that a burst of up to D bits meets each codeword once.
     #[arg(long, value_name = "D", default_value_t = 1)]
     interleave: usize,
@@ -58,13 +89,25 @@ pub struct Args {
     /// through the codes' own encoder and decoder; same counts, much slower).
     #[arg(long, value_enum, default_value_t = EngineArg::Sliced)]
     engine: EngineArg,
-    /// Also compute the exact rates from the weight distribution (binary symmetric channel only).
+    /// Also compute exact and analytic rates: the exact BSC rates (bsc; awgn with --decoder hard,
+    /// at the equivalent crossover p), uncoded BPSK and the union bound (awgn), ML erasure rates
+    /// (bec).
     #[arg(long)]
     exact: bool,
+    /// Save the finished points and the progress of the current one to FILE as the run goes.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints (one is always written when a point ends).
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    checkpoint_every: f64,
+    /// Go on with a run stopped after writing FILE with --checkpoint: the same command and
+    /// seed end with the counts the run would have had.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// Add up the counts of runs saved with --json (made with different seeds).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["specs", "p", "exact"])]
     merge: Vec<PathBuf>,
-    /// Draw FER and BER against p (log-log) into an SVG file.
+    /// Draw FER and BER against p (or Eb/N0 on awgn) into a PNG (`.png`) or SVG (`.svg`) file.
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
     /// JSON output.
@@ -84,10 +127,35 @@ enum EngineArg {
     Reference,
 }
 
+/// `--snr-type` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum SnrType {
+    /// Energy per information bit.
+    Eb,
+    /// Energy per channel symbol.
+    Es,
+}
+
+/// `--decoder` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum DecoderArg {
+    /// Hard decisions, then the code's decoder.
+    Hard,
+    /// Exact maximum-likelihood soft decoding.
+    Ml,
+    /// Chase-II around the hard decoder.
+    Chase,
+    /// Min-sum on an alien board's row and column checks.
+    Iterative,
+    /// Maximum-likelihood erasure decoding.
+    Erasure,
+}
+
 /// Runs `tilecode simulate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let processes = Processes::start();
     let results = if args.merge.is_empty() {
-        simulate(&args)?
+        simulate(&args, &processes)?
     } else {
         let mut runs = Vec::new();
         for path in &args.merge {
@@ -99,8 +167,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         merge(&runs)?
     };
+    if !processes.is_root() {
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(path) = &args.plot {
-        plot::fer_ber_svg(path, &results).with_context(|| format!("drawing {}", path.display()))?;
+        plot::fer_ber(path, &results).with_context(|| format!("drawing {}", path.display()))?;
     }
     let out = if args.json {
         serde_json::to_string_pretty(&results_json(&results))? + "\n"
@@ -115,13 +186,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
+fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResult>> {
     let specs: Vec<Spec> = args
         .specs
         .iter()
         .map(|s| s.parse::<Spec>())
         .collect::<Result<_, _>>()?;
     let channel: ChannelSpec = args.channel.parse()?;
+    // Each point: the channel's parameter p, or (Eb/N0, Es/N0 offset by the rate) on AWGN.
     let ps: Vec<Option<f64>> = match (&args.p, channel.has_placeholder()) {
         (Some(list), true) => parse_p_list(list)?.into_iter().map(Some).collect(),
         (None, true) => bail!("--p is required: the channel `{channel}` contains p"),
@@ -129,6 +201,28 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
             bail!("--p has nothing to set: the channel `{channel}` has no `p` placeholder")
         }
         (None, false) => vec![None],
+    };
+    let snrs = match (&args.ebn0, channel.is_awgn()) {
+        (Some(list), true) => parse_db_list(list)?,
+        (None, true) => bail!("--ebn0 is required with --channel awgn"),
+        (Some(_), false) => bail!("--ebn0 needs --channel awgn, found `{channel}`"),
+        (None, false) => Vec::new(),
+    };
+    let decoders: Vec<DecoderKind> = match (args.decoder.as_slice(), channel) {
+        ([], ChannelSpec::Bec(_)) => vec![DecoderKind::Erasure],
+        ([], _) => vec![DecoderKind::Hard],
+        (list, _) => list
+            .iter()
+            .map(|d| match d {
+                DecoderArg::Erasure => DecoderKind::Erasure,
+                DecoderArg::Hard => DecoderKind::Hard,
+                DecoderArg::Ml => DecoderKind::Ml,
+                DecoderArg::Chase => DecoderKind::Chase { p: args.chase_p },
+                DecoderArg::Iterative => DecoderKind::Iterative {
+                    iterations: args.iterations,
+                },
+            })
+            .collect(),
     };
     if args.interleave == 0 {
         bail!("--interleave must be at least 1, found 0");
@@ -153,14 +247,21 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         max_frames: args.max_frames,
         max_seconds: args.max_seconds,
     };
+    let saved = match &args.resume {
+        Some(path) => Saved::load(path)?,
+        None => Saved::default(),
+    };
+    let mut writer = match &args.checkpoint {
+        Some(path) if processes.is_root() => Some(Writer::new(path.clone(), args.checkpoint_every)),
+        _ => None,
+    };
     let mut results = Vec::new();
     for spec in &specs {
         let code = build(spec);
-        let model = if args.exact {
-            let probe = channel.resolve(Some(0.0))?;
-            if !probe.is_bsc() {
+        let model = if args.exact && decoders.contains(&DecoderKind::Hard) {
+            if !channel.is_awgn() && !channel.resolve(Some(0.0))?.is_bsc() {
                 bail!(
-                    "--exact needs the binary symmetric channel (--channel bsc), found `{channel}`"
+                    "--exact needs the binary symmetric channel (or awgn, bec), found `{channel}`"
                 );
             }
             let rho = tilecode::code::covering_radius(code.as_ref())?;
@@ -171,18 +272,126 @@ fn simulate(args: &Args) -> anyhow::Result<Vec<PointResult>> {
         } else {
             None
         };
-        for &p in &ps {
-            let ch = channel.resolve(p)?;
-            let sim = Simulator::new(code.as_ref(), ch, args.interleave, args.seed, engine)?;
-            let mut point = sim.point(p.unwrap_or_else(|| ch.mean_error_rate()), &stop, threads)?;
-            if let Some((m, distances)) = &model {
+        let soft = Analytics::new(code.as_ref(), args.exact, channel)?;
+        // On AWGN each Eb/N0 is a point; elsewhere each p.
+        let points: Vec<(Channel, Option<f64>)> = if channel.is_awgn() {
+            let rate_db = 10.0 * code.rate().log10();
+            snrs.iter()
+                .map(|&db| match args.snr_type {
+                    SnrType::Eb => (
+                        Channel::Awgn {
+                            esn0_db: db + rate_db,
+                        },
+                        Some(db),
+                    ),
+                    SnrType::Es => (Channel::Awgn { esn0_db: db }, Some(db - rate_db)),
+                })
+                .collect()
+        } else {
+            ps.iter()
+                .map(|&p| Ok((channel.resolve(p)?, None)))
+                .collect::<anyhow::Result<_>>()?
+        };
+        for (&decoder, &(ch, ebn0_db)) in decoders
+            .iter()
+            .flat_map(|d| points.iter().map(move |pt| (d, pt)))
+        {
+            let sim = Simulator::new(code.as_ref(), ch, args.interleave, args.seed, engine)?
+                .with_decoder(decoder)?;
+            let p = ch.mean_error_rate();
+            let report = |counts, stop_reason, seconds| {
+                let mut r = sim.report(
+                    p,
+                    &Run {
+                        counts,
+                        stop_reason,
+                        seconds,
+                    },
+                    threads,
+                );
+                r.ebn0_db = ebn0_db;
+                r
+            };
+            let key = checkpoint::key(&report(Default::default(), StopReason::MaxFrames, 0.0));
+            let mut point = match saved.done(&key) {
+                Some(done) => done,
+                None => {
+                    let from = saved.progress(&key).unwrap_or_default();
+                    let (run, _) =
+                        sim.run_with(&stop, threads, from, processes.team(), &mut |pr| {
+                            let Some(w) = writer.as_mut() else {
+                                return Ok(());
+                            };
+                            let mut now = report(pr.counts, StopReason::MaxFrames, pr.seconds);
+                            now.stop_reason = "checkpoint".into();
+                            w.save(&results, Some((&now, pr)), false)
+                                .map_err(|e| std::io::Error::other(format!("{e:#}")).into())
+                        })?;
+                    report(run.counts, run.stop_reason, run.seconds)
+                }
+            };
+            if let (Some((m, distances)), DecoderKind::Hard) = (&model, decoder) {
                 point.exact = Some(m.rates(point.p));
                 point.distances = Some(*distances);
             }
+            point.analytic = soft.at(&point);
             results.push(point);
+            if let Some(w) = writer.as_mut() {
+                w.save(&results, None, true)?;
+            }
         }
     }
     Ok(results)
+}
+
+/// The rate of a frame of `d` independent codewords, each failing with probability `x` (capped
+/// at 1 first).
+fn frame_of(x: f64, d: usize) -> f64 {
+    -(d as f64 * (-x.min(1.0)).ln_1p()).exp_m1()
+}
+
+/// The analytic curves of one code, set up once (see `tilecode::sim::analytic`).
+enum Analytics {
+    None,
+    /// Uncoded BPSK and the union bound (from the weight distribution).
+    Awgn(Vec<num_bigint::BigUint>),
+    /// ML erasure rates.
+    Bec(ErasureModel),
+}
+
+impl Analytics {
+    fn new(code: &dyn BlockCode, exact: bool, channel: ChannelSpec) -> anyhow::Result<Self> {
+        Ok(match channel {
+            _ if !exact => Analytics::None,
+            ChannelSpec::Awgn => Analytics::Awgn(tilecode::code::weight_distribution(code)?),
+            ChannelSpec::Bec(_) => Analytics::Bec(ErasureModel::new(code)?),
+            _ => Analytics::None,
+        })
+    }
+
+    fn at(&self, point: &PointResult) -> Option<Analytic> {
+        match self {
+            Analytics::None => None,
+            Analytics::Awgn(wd) => {
+                let ebn0 = point.ebn0_db?;
+                let esn0 = ebn0 + 10.0 * (point.k as f64 / point.n as f64).log10();
+                Some(Analytic {
+                    uncoded_ber: Some(uncoded_ber(ebn0)),
+                    union_bound_fer: Some(frame_of(union_bound_fer(wd, esn0), point.interleave)),
+                    union_bound_ber: Some(union_bound_ber(wd, point.k, esn0).min(1.0)),
+                    erasure_fer: None,
+                })
+            }
+            Analytics::Bec(m) => {
+                let (lo, hi) = m.fer(point.p);
+                let d = point.interleave;
+                Some(Analytic {
+                    erasure_fer: Some((frame_of(lo, d), frame_of(hi, d))),
+                    ..Analytic::default()
+                })
+            }
+        }
+    }
 }
 
 fn sci(x: f64) -> String {
@@ -195,7 +404,7 @@ fn table(results: &[PointResult]) -> String {
     let _ = write!(
         s,
         "{:<14} {:>10} {:>11} {:>8} {:>10} {:>23}",
-        "code", "p", "frames", "errors", "FER", "95% interval"
+        "code", "p or Eb/N0", "frames", "errors", "FER", "95% interval"
     );
     if has_exact {
         let _ = write!(s, " {:>10}", "exact FER");
@@ -212,7 +421,7 @@ fn table(results: &[PointResult]) -> String {
             s,
             "{:<14} {:>10} {:>11} {:>8} {:>10} {:>23}",
             r.code,
-            sci(r.p),
+            r.ebn0_db.map_or_else(|| sci(r.p), |db| format!("{db} dB")),
             r.counts.frames,
             r.counts.frame_errors,
             sci(r.fer()),
@@ -236,8 +445,9 @@ fn table(results: &[PointResult]) -> String {
     if let Some(r) = results.first() {
         let _ = writeln!(
             s,
-            "channel {}, interleave {}, seed(s) {:?}, {} thread(s), {} engine",
+            "channel {}, decoder {}, interleave {}, seed(s) {:?}, {} thread(s), {} engine",
             r.channel.split(':').next().unwrap_or(""),
+            r.decoder,
             r.interleave,
             r.seeds,
             r.threads,
@@ -252,7 +462,7 @@ fn csv(results: &[PointResult]) -> String {
         "code,n,k,channel,p,interleave,seeds,frames,frame_errors,fer,fer_low,fer_high,\
          bit_errors,ber,ber_low,ber_high,detected_frames,detected_rate,miscorrected_frames,\
          miscorrection_rate,channel_bit_errors,stop_reason,seconds,info_bits_per_second,\
-         exact_fer,exact_detected_rate,exact_miscorrection_rate\n",
+         exact_fer,exact_detected_rate,exact_miscorrection_rate,decoder,ebn0_db\n",
     );
     for r in results {
         let (fl, fh) = r.fer_ci();
@@ -270,7 +480,7 @@ fn csv(results: &[PointResult]) -> String {
         let c = &r.counts;
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.code,
             r.n,
             r.k,
@@ -297,7 +507,9 @@ fn csv(results: &[PointResult]) -> String {
             r.info_bits_per_second(),
             ef,
             ed,
-            em
+            em,
+            r.decoder,
+            r.ebn0_db.map_or(String::new(), |db| db.to_string())
         );
     }
     s

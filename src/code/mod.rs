@@ -10,12 +10,14 @@ pub mod analysis;
 pub mod bounds;
 mod hamming;
 mod simple;
+pub mod soft;
 mod spec;
 
 pub use alien::AlienCode;
 pub use analysis::{BscRates, bsc_error_rates, covering_radius, weight_distribution};
 pub use hamming::{HammingCode, SecdedCode};
 pub use simple::{ParityCode, RepetitionCode};
+pub use soft::{DecoderKind, SoftDecoder, soft_decoder};
 pub use spec::{MAX_N, Spec, parse_dims};
 
 use crate::error::{Error, Result};

@@ -1,14 +1,25 @@
-//! Binary channels that flip bits: the binary symmetric channel, a solid-burst channel and the
-//! Gilbert–Elliott two-state channel.
+//! The channels: binary ones that flip bits (the binary symmetric channel, a solid-burst channel
+//! and the Gilbert–Elliott two-state channel), the binary erasure channel, and BPSK over additive
+//! white Gaussian noise.
 //!
-//! Errors are placed by geometric skips: at error probability `p` the gap to the next error is
-//! drawn directly (`floor(ln U / ln(1 - p))`), so a block of `L` bits costs about `L p + 1`
-//! random draws instead of `L`.
+//! BPSK sends bit `b` as `s = 1 - 2b` with energy `Es = 1`; the channel adds noise of variance
+//! `sigma^2 = 1 / (2 Es/N0)`. The noise of each bit is drawn as `sigma * s * z` with `z` standard
+//! normal: since `z` is symmetric and independent of `s`, that is exactly AWGN, and it makes the
+//! received value `y = s (1 + sigma z)`, so the hard decision is wrong exactly when
+//! `z < -1/sigma`, an event of probability `p = Q(1/sigma)` whatever was sent. So `z` is drawn
+//! in two steps: first which bits come out wrong, a Bernoulli(`p`) process placed by geometric
+//! skips like the binary symmetric channel's; then, from the draws after those, `z` itself from
+//! its conditional law, `z < -1/sigma` for the wrong bits (the normal tail) and `z >= -1/sigma`
+//! for the others (rejection from the standard normal, Ziggurat from `rand_distr`). The law of
+//! `z` is exactly the standard normal; the hard-decision path stops after the first step (it
+//! runs at the speed of the binary symmetric channel), and the soft path (log-likelihood ratios
+//! `2 y / sigma^2`) sees the same wrong bits from the same draws.
 //!
 //! Every channel is sampled one *frame* at a time, started in its stationary state, so the
 //! frames of a simulation are independent and identically distributed: that is what makes the
 //! binomial confidence intervals of [`crate::sim::stats`] valid for channels with memory too.
 
+use super::normal::{db_to_linear, normal_above, normal_tail, q_function};
 use crate::error::{Error, Result};
 use rand::Rng;
 use std::fmt;
@@ -90,6 +101,17 @@ pub enum Channel {
         /// Bit error probability in the bad state.
         p_b: f64,
     },
+    /// BPSK over additive white Gaussian noise at `Es/N0` (dB) per channel bit.
+    Awgn {
+        /// Energy per channel symbol over the noise density, in dB (`R * Eb/N0` in dB terms:
+        /// `Eb/N0 + 10 log10 R`).
+        esn0_db: f64,
+    },
+    /// The binary erasure channel: every bit is erased independently with probability `e`.
+    Bec {
+        /// Erasure probability.
+        e: f64,
+    },
 }
 
 impl Channel {
@@ -107,7 +129,15 @@ impl Channel {
                 let bad = stationary_bad(p_gb, p_bg);
                 bad * p_b + (1.0 - bad) * p_g
             }
+            Channel::Awgn { esn0_db } => q_function((2.0 * db_to_linear(esn0_db)).sqrt()),
+            Channel::Bec { e } => e,
         }
+    }
+
+    /// True for the channels whose output is not a flipped bit (AWGN, BEC): they need a decoder
+    /// that reads reliabilities or erasures, except AWGN with hard decisions.
+    pub fn is_soft(&self) -> bool {
+        matches!(self, Channel::Awgn { .. } | Channel::Bec { .. })
     }
 
     /// True for the binary symmetric channel (the only one with exact figures).
@@ -130,6 +160,14 @@ impl Channel {
                 err: [Geometric::new(p_g), Geometric::new(p_b)],
                 bad: stationary_bad(p_gb, p_bg),
             },
+            Channel::Awgn { esn0_db } => {
+                let sigma = (0.5 / db_to_linear(esn0_db)).sqrt();
+                Sampler::Awgn {
+                    sigma,
+                    wrong: Geometric::new(q_function(1.0 / sigma)),
+                }
+            }
+            Channel::Bec { e } => Sampler::Bec(Geometric::new(e)),
         }
     }
 
@@ -163,6 +201,15 @@ pub enum Sampler {
         /// Stationary probability of the bad state.
         bad: f64,
     },
+    /// AWGN with BPSK: flips are the hard decisions that come out wrong.
+    Awgn {
+        /// Noise standard deviation (signal amplitude 1).
+        sigma: f64,
+        /// The wrong hard decisions: Bernoulli(`Q(1 / sigma)`).
+        wrong: Geometric,
+    },
+    /// Binary erasure channel: the "flips" are the erased positions.
+    Bec(Geometric),
 }
 
 impl Sampler {
@@ -216,6 +263,42 @@ impl Sampler {
                     }
                 }
             }
+            Sampler::Awgn { wrong: g, .. } | Sampler::Bec(g) => {
+                Sampler::Bsc(g).sample_frames(rng, lanes, len, flip);
+            }
+        }
+    }
+
+    /// For each of `lanes * len` bits (lane-major, as [`Sampler::sample_frames`] draws them),
+    /// the log-likelihood ratio of the bit *as sent*: `out[t] * (1 - 2 b)` is the LLR of the
+    /// received bit `b` (positive: 0 more likely). AWGN gives `2 (1 + sigma z) / sigma^2`, the
+    /// erasure channel `0` for an erased bit and `1` otherwise; the bit-flipping channels `-1`
+    /// for a flipped bit and `1` otherwise. Same draws, same noise as `sample_frames`.
+    pub fn sample_agreement<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        lanes: usize,
+        len: usize,
+        out: &mut Vec<f32>,
+    ) {
+        out.clear();
+        out.resize(lanes * len, 1.0);
+        match *self {
+            Sampler::Awgn { sigma, .. } => {
+                self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = -1.0);
+                let scale = 2.0 / (sigma * sigma);
+                let cut = -1.0 / sigma;
+                for a in out.iter_mut() {
+                    let z = if *a < 0.0 {
+                        -normal_tail(rng, -cut)
+                    } else {
+                        normal_above(rng, cut)
+                    };
+                    *a = (scale * (1.0 + sigma * z)) as f32;
+                }
+            }
+            Sampler::Bec(_) => self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = 0.0),
+            _ => self.sample_frames(rng, lanes, len, |l, p| out[l * len + p] = -1.0),
         }
     }
 }
@@ -259,6 +342,8 @@ impl fmt::Display for Channel {
                 fmt_prob(p_g),
                 fmt_prob(p_b)
             ),
+            Channel::Awgn { esn0_db } => write!(f, "awgn:esn0={esn0_db}"),
+            Channel::Bec { e } => write!(f, "bec:{}", fmt_prob(e)),
         }
     }
 }
@@ -302,6 +387,10 @@ pub enum ChannelSpec {
     Burst(usize, Param),
     /// `ge:P_GB:P_BG:P_G:P_B`.
     GilbertElliott([Param; 4]),
+    /// `awgn`: BPSK over AWGN, its noise levels given apart (`--ebn0`).
+    Awgn,
+    /// `bec:E`: the binary erasure channel.
+    Bec(Param),
 }
 
 impl ChannelSpec {
@@ -310,7 +399,14 @@ impl ChannelSpec {
             ChannelSpec::Bsc(p) => vec![*p],
             ChannelSpec::Burst(_, r) => vec![*r],
             ChannelSpec::GilbertElliott(ps) => ps.to_vec(),
+            ChannelSpec::Awgn => Vec::new(),
+            ChannelSpec::Bec(e) => vec![*e],
         }
+    }
+
+    /// True for `awgn`, whose noise levels come from a list of Eb/N0 (or Es/N0) values.
+    pub fn is_awgn(&self) -> bool {
+        matches!(self, ChannelSpec::Awgn)
     }
 
     /// True when the spec contains `p`, so that it needs values of the swept parameter.
@@ -322,9 +418,15 @@ impl ChannelSpec {
     ///
     /// # Errors
     /// [`Error::Spec`] when the spec has a placeholder and `p` is `None`, or a probability is
-    /// outside `[0, 1]`.
+    /// outside `[0, 1]`; for `awgn`, whose channel is [`Channel::Awgn`] at a given Es/N0.
     pub fn resolve(&self, p: Option<f64>) -> Result<Channel> {
         let text = self.to_string();
+        if self.is_awgn() {
+            return Err(Error::spec(
+                text,
+                "the awgn channel takes its noise levels from --ebn0, not from --p",
+            ));
+        }
         if self.has_placeholder() && p.is_none() {
             return Err(Error::spec(
                 text,
@@ -343,6 +445,8 @@ impl ChannelSpec {
                 p_g: c.resolve(p),
                 p_b: d.resolve(p),
             },
+            ChannelSpec::Bec(e) => Channel::Bec { e: e.resolve(p) },
+            ChannelSpec::Awgn => unreachable!("refused above"),
         };
         let probs: Vec<f64> = match ch {
             Channel::Bsc { p } => vec![p],
@@ -353,6 +457,8 @@ impl ChannelSpec {
                 p_g,
                 p_b,
             } => vec![p_gb, p_bg, p_g, p_b],
+            Channel::Bec { e } => vec![e],
+            Channel::Awgn { .. } => Vec::new(),
         };
         if let Some(bad) = probs.iter().find(|x| !(0.0..=1.0).contains(*x)) {
             return Err(Error::spec(
@@ -370,6 +476,8 @@ impl fmt::Display for ChannelSpec {
             ChannelSpec::Bsc(p) => write!(f, "bsc:{p}"),
             ChannelSpec::Burst(len, r) => write!(f, "burst:{len}:{r}"),
             ChannelSpec::GilbertElliott([a, b, c, d]) => write!(f, "ge:{a}:{b}:{c}:{d}"),
+            ChannelSpec::Awgn => f.write_str("awgn"),
+            ChannelSpec::Bec(e) => write!(f, "bec:{e}"),
         }
     }
 }
@@ -430,9 +538,18 @@ impl FromStr for ChannelSpec {
                 ])),
                 _ => usage("ge:P_GB:P_BG:P_G:P_B"),
             },
+            "awgn" => match args {
+                [] => Ok(ChannelSpec::Awgn),
+                _ => usage("awgn (its Eb/N0 values go in --ebn0)"),
+            },
+            "bec" => match args {
+                [] => Ok(ChannelSpec::Bec(Param::P)),
+                [e] => Ok(ChannelSpec::Bec(parse_param(e, s)?)),
+                _ => usage("bec or bec:E"),
+            },
             other => Err(Error::spec(
                 s,
-                format!("unknown channel `{other}` (expected bsc, burst or ge)"),
+                format!("unknown channel `{other}` (expected bsc, burst, ge, awgn or bec)"),
             )),
         }
     }
@@ -563,7 +680,80 @@ mod tests {
     }
 
     #[test]
+    fn awgn_flips_are_the_wrong_hard_decisions() {
+        let ch = Channel::Awgn { esn0_db: 2.0 };
+        let p = ch.mean_error_rate();
+        // Q(sqrt(2 * 10^0.2)) = Q(1.7804...) = 0.0375...
+        assert!((p - 0.037_506).abs() < 1e-5, "{p}");
+        let frames = count_errors(&ch, 64, 2000, 5);
+        let total: usize = frames.iter().map(|f| f.len()).sum();
+        let mean = p * 128_000.0;
+        assert!(
+            (total as f64 - mean).abs() < 5.0 * mean.sqrt(),
+            "{total} vs {mean}"
+        );
+        // The soft values of the same draws: negative exactly where a bit flipped.
+        let s = ch.sampler();
+        let mut out = Vec::new();
+        s.sample_agreement(&mut ChaCha8Rng::seed_from_u64(5), 64, 2000, &mut out);
+        for (lane, f) in frames.iter().enumerate() {
+            let neg: Vec<usize> = (0..2000).filter(|&t| out[lane * 2000 + t] < 0.0).collect();
+            assert_eq!(&neg, f);
+        }
+        // The noise is standard normal: mean, variance and the tail beyond 2 sigma, at a
+        // wide and at a narrow tail cut.
+        for esn0_db in [-3.0, 2.0, 9.0] {
+            let ch = Channel::Awgn { esn0_db };
+            let Sampler::Awgn { sigma, .. } = ch.sampler() else {
+                unreachable!()
+            };
+            let mut out = Vec::new();
+            ch.sampler()
+                .sample_agreement(&mut ChaCha8Rng::seed_from_u64(8), 64, 4000, &mut out);
+            let zs: Vec<f64> = out
+                .iter()
+                .map(|&a| (f64::from(a) * sigma * sigma / 2.0 - 1.0) / sigma)
+                .collect();
+            let n = zs.len() as f64;
+            let mean = zs.iter().sum::<f64>() / n;
+            let var = zs.iter().map(|z| z * z).sum::<f64>() / n - mean * mean;
+            let tail = zs.iter().filter(|&&z| z < -2.0).count() as f64 / n;
+            let q2 = q_function(2.0);
+            assert!(mean.abs() < 5.0 / n.sqrt(), "{esn0_db} dB: mean {mean}");
+            assert!(
+                (var - 1.0).abs() < 5.0 * (2.0 / n).sqrt(),
+                "{esn0_db} dB: var {var}"
+            );
+            assert!(
+                (tail - q2).abs() < 5.0 * (q2 / n).sqrt(),
+                "{esn0_db} dB: tail {tail} vs {q2}"
+            );
+        }
+        let bec = Channel::Bec { e: 0.25 };
+        let mut out = Vec::new();
+        bec.sampler()
+            .sample_agreement(&mut ChaCha8Rng::seed_from_u64(1), 8, 100, &mut out);
+        assert_eq!(
+            out.iter().filter(|&&a| a == 0.0).count(),
+            count_errors(&bec, 8, 100, 1)
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>()
+        );
+        assert!(out.iter().all(|&a| a == 0.0 || a == 1.0));
+    }
+
+    #[test]
     fn specs_parse_resolve_and_print() {
+        let a: ChannelSpec = "awgn".parse().unwrap();
+        assert!(a.is_awgn() && !a.has_placeholder());
+        assert!(a.resolve(None).is_err());
+        let e: ChannelSpec = "bec".parse().unwrap();
+        assert_eq!(e.resolve(Some(0.125)).unwrap(), Channel::Bec { e: 0.125 });
+        assert_eq!(
+            "bec:0.5".parse::<ChannelSpec>().unwrap().to_string(),
+            "bec:0.5"
+        );
         let s: ChannelSpec = "bsc".parse().unwrap();
         assert!(s.has_placeholder());
         assert_eq!(s.resolve(Some(1e-3)).unwrap().to_string(), "bsc:0.001");
@@ -591,7 +781,9 @@ mod tests {
             "burst:x",
             "ge:1:2",
             "ge:0.1:0.1:0.1:-1",
-            "awgn",
+            "awgn:3",
+            "bec:2",
+            "bec:0.1:0.2",
         ] {
             assert!(bad.parse::<ChannelSpec>().is_err(), "{bad}");
         }

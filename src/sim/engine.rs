@@ -15,11 +15,17 @@
 //! differs from the one sent (a *miscorrected* frame, when nothing was detected). Bit errors
 //! count the wrong message bits delivered: the decoded message, or for a detected codeword the
 //! message bits as received.
+//!
+//! On AWGN and the erasure channel a [`DecoderKind`] other than `hard` decodes each codeword
+//! from its log-likelihood ratios (see [`crate::sim::soft`]); the noise is the same for every
+//! decoder, since the decoder is not part of the random streams' key.
 
 use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
 use super::report::PointResult;
-use crate::code::{BlockCode, Status, build};
+use super::soft::SoftBatch;
+use super::team::{Progress, Solo, Team};
+use crate::code::{BlockCode, DecoderKind, SoftDecoder, Status, build, soft_decoder};
 use crate::error::{Error, Result};
 use crate::gf2::BitVec;
 use rand::{RngCore, SeedableRng};
@@ -144,8 +150,11 @@ pub struct Run {
 /// Reusable buffers of one worker.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    tx: Vec<u64>,
+    pub(crate) tx: Vec<u64>,
     rx: Vec<u64>,
+    pub(crate) agree: Vec<f32>,
+    pub(crate) llr: Vec<f32>,
+    pub(crate) word: BitVec,
 }
 
 /// A code on a channel, ready to simulate.
@@ -159,6 +168,10 @@ pub struct Simulator {
     key: [u8; 32],
     seed: u64,
     engine: Engine,
+    decoder: DecoderKind,
+    soft: Option<Box<dyn SoftDecoder>>,
+    /// The decoder as reported: `decoder` printed, or a caller's decoder's name.
+    label: String,
 }
 
 impl Simulator {
@@ -197,7 +210,69 @@ impl Simulator {
             key: h.finalize().into(),
             seed,
             engine,
+            decoder: DecoderKind::Hard,
+            soft: None,
+            label: DecoderKind::Hard.to_string(),
         })
+    }
+
+    /// The same simulator with another decoder. `hard` runs on the bit-flipping channels and
+    /// AWGN (hard decisions); `ml`, `chase` and `iterative` need AWGN; `erasure` needs the
+    /// erasure channel, which needs it. Every decoder but `hard` runs on the soft path, one
+    /// codeword at a time, whatever the engine.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] for a decoder the channel or the code cannot have (see
+    /// [`soft_decoder`]).
+    pub fn with_decoder(mut self, decoder: DecoderKind) -> Result<Self> {
+        let ch = self.channel;
+        let fits = match decoder {
+            DecoderKind::Hard => !matches!(ch, Channel::Bec { .. }),
+            DecoderKind::Erasure => matches!(ch, Channel::Bec { .. }),
+            _ => matches!(ch, Channel::Awgn { .. }),
+        };
+        if !fits {
+            let needs = match decoder {
+                DecoderKind::Hard => "a channel that flips bits or awgn",
+                DecoderKind::Erasure => "the erasure channel (bec)",
+                _ => "the awgn channel (soft values)",
+            };
+            return Err(Error::Limit {
+                what: format!("the {} decoder on {ch}", decoder.as_str()),
+                reason: format!("expected {needs}, found {ch}"),
+            });
+        }
+        self.soft = match decoder {
+            DecoderKind::Hard => None,
+            kind => Some(soft_decoder(self.code.as_ref(), kind)?),
+        };
+        self.decoder = decoder;
+        self.label = decoder.to_string();
+        Ok(self)
+    }
+
+    /// The same simulator with a decoder of the caller's own (for example an exhaustive
+    /// reference) on the soft path, reported as `label`; it sees the noise every built-in
+    /// decoder sees for the same seed.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] unless the channel is AWGN or the erasure channel.
+    pub fn with_soft_decoder(mut self, decoder: Box<dyn SoftDecoder>) -> Result<Self> {
+        if !self.channel.is_soft() {
+            return Err(Error::Limit {
+                what: format!("the {} decoder on {}", decoder.name(), self.channel),
+                reason: format!("expected awgn or bec, found {}", self.channel),
+            });
+        }
+        self.label = decoder.name().to_string();
+        self.soft = Some(decoder);
+        Ok(self)
+    }
+
+    /// The built-in decoder (`Hard` also when a caller's decoder was given with
+    /// [`Simulator::with_soft_decoder`]; the report names that one).
+    pub fn decoder(&self) -> DecoderKind {
+        self.decoder
     }
 
     /// The code.
@@ -228,6 +303,15 @@ impl Simulator {
 
     /// Runs batch number `batch` (64 frames) and counts the frames of the lanes in `active`.
     pub fn batch(&self, scratch: &mut Scratch, batch: u64, active: u64) -> Counts {
+        if let Some(decoder) = &self.soft {
+            let soft = SoftBatch {
+                kernel: &self.kernel,
+                sampler: &self.sampler,
+                decoder: decoder.as_ref(),
+                interleave: self.interleave,
+            };
+            return soft.run(scratch, self.rng(batch), active);
+        }
         match self.engine {
             Engine::Sliced => self.batch_sliced(scratch, batch, active),
             Engine::Reference => self.batch_reference(batch, active),
@@ -351,6 +435,26 @@ impl Simulator {
     /// # Errors
     /// [`Error::Limit`] when the stop rule has no limit at all or the thread pool cannot start.
     pub fn run(&self, stop: &StopRule, threads: usize) -> Result<Run> {
+        self.run_with(stop, threads, Progress::default(), &Solo, &mut |_| Ok(()))
+            .map(|(run, _)| run)
+    }
+
+    /// [`Simulator::run`] from a saved [`Progress`] (`Progress::default()` for a new run), with
+    /// the batches of every round shared by the members of `team`, and `on_round` called with
+    /// the progress after every round (to save it: an error there stops the run). Returns the
+    /// run and its final progress. For one seed the counts are those of [`Simulator::run`],
+    /// whatever the team and wherever the run was resumed.
+    ///
+    /// # Errors
+    /// As [`Simulator::run`], and whatever `on_round` returns.
+    pub fn run_with(
+        &self,
+        stop: &StopRule,
+        threads: usize,
+        from: Progress,
+        team: &dyn Team,
+        on_round: &mut dyn FnMut(&Progress) -> Result<()>,
+    ) -> Result<(Run, Progress)> {
         if stop.min_frame_errors == 0 && stop.max_frames == 0 && stop.max_seconds <= 0.0 {
             return Err(Error::Limit {
                 what: "a simulation without a stop rule".into(),
@@ -371,23 +475,25 @@ impl Simulator {
             None
         };
         let start = Instant::now();
+        let seconds = |earlier: f64| earlier + start.elapsed().as_secs_f64();
         let bits_per_batch = (LANES as usize * self.code.n() * self.interleave).max(1);
         let cap = ((1usize << 26) / bits_per_batch).max(1) as u64;
-        let mut total = Counts::default();
-        let mut next = 0u64;
-        let mut round = 0u32;
+        let (rank, size) = (team.rank() as u64, team.size().max(1) as u64);
+        let mut p = from;
         let mut scratch = Scratch::default();
         let reason = loop {
+            let total = p.counts;
             if stop.min_frame_errors > 0 && total.frame_errors >= stop.min_frame_errors {
                 break StopReason::FrameErrors;
             }
             if stop.max_frames > 0 && total.frames >= stop.max_frames {
                 break StopReason::MaxFrames;
             }
-            if stop.max_seconds > 0.0 && start.elapsed().as_secs_f64() >= stop.max_seconds {
+            // Every member stops on the team's longest time, so all stop after the same round.
+            if stop.max_seconds > 0.0 && team.max(seconds(from.seconds)) >= stop.max_seconds {
                 break StopReason::MaxSeconds;
             }
-            let mut count = (1u64 << round.min(40)).min(cap);
+            let mut count = (1u64 << p.round.min(40)).min(cap);
             let mut last_active = !0u64;
             if stop.max_frames > 0 {
                 let remaining = stop.max_frames - total.frames;
@@ -399,31 +505,43 @@ impl Simulator {
                     }
                 }
             }
-            let end = next + count;
+            let (next, end) = (p.next_batch, p.next_batch + count);
             let active = |i: u64| if i + 1 == end { last_active } else { !0 };
+            // This member's batches: i = rank, rank + size, ... (mod size) in [next, end).
+            let first = next + (rank + size - next % size) % size;
+            let mine = (first..end).step_by(size as usize);
             let counts = match &pool {
-                None => (next..end).fold(Counts::default(), |acc, i| {
+                None => mine.fold(Counts::default(), |acc, i| {
                     acc + self.batch(&mut scratch, i, active(i))
                 }),
-                Some(pool) => pool.install(|| {
-                    (next as usize..end as usize)
-                        .into_par_iter()
-                        .with_min_len(4)
-                        .map_init(Scratch::default, |s, i| {
-                            self.batch(s, i as u64, active(i as u64))
-                        })
-                        .reduce(Counts::default, |a, b| a + b)
-                }),
+                Some(pool) => {
+                    let mine: Vec<u64> = mine.collect();
+                    pool.install(|| {
+                        mine.par_iter()
+                            .with_min_len(4)
+                            .map_init(Scratch::default, |s, &i| self.batch(s, i, active(i)))
+                            .reduce(Counts::default, |a, b| a + b)
+                    })
+                }
             };
-            total = total + counts;
-            next = end;
-            round += 1;
+            p.counts = total + team.sum(counts);
+            p.next_batch = end;
+            p.round += 1;
+            let now = Progress {
+                seconds: seconds(from.seconds),
+                ..p
+            };
+            on_round(&now)?;
         };
-        Ok(Run {
-            counts: total,
-            stop_reason: reason,
-            seconds: start.elapsed().as_secs_f64(),
-        })
+        p.seconds = seconds(from.seconds);
+        Ok((
+            Run {
+                counts: p.counts,
+                stop_reason: reason,
+                seconds: p.seconds,
+            },
+            p,
+        ))
     }
 }
 
@@ -435,18 +553,31 @@ impl Simulator {
     /// As [`Simulator::run`].
     pub fn point(&self, p: f64, stop: &StopRule, threads: usize) -> Result<PointResult> {
         let run = self.run(stop, threads)?;
-        Ok(PointResult {
+        Ok(self.report(p, &run, threads))
+    }
+
+    /// The point of a finished `run`, labelled with the swept value `p`.
+    pub fn report(&self, p: f64, run: &Run, threads: usize) -> PointResult {
+        PointResult {
             code: self.code.spec().to_string(),
             n: self.code.n(),
             k: self.code.k(),
             channel: self.channel.to_string(),
             p,
             interleave: self.interleave,
-            engine: self.engine.as_str().into(),
-            kernel: match self.engine {
-                Engine::Sliced => self.kernel.kernel_name().into(),
-                Engine::Reference => "block_code".into(),
+            engine: if self.soft.is_some() {
+                "soft".into()
+            } else {
+                self.engine.as_str().into()
             },
+            kernel: match (&self.soft, self.engine) {
+                (Some(d), _) => d.name().into(),
+                (None, Engine::Sliced) => self.kernel.kernel_name().into(),
+                (None, Engine::Reference) => "block_code".into(),
+            },
+            decoder: self.label.clone(),
+            ebn0_db: None,
+            analytic: None,
             seeds: vec![self.seed],
             threads: threads.max(1),
             counts: run.counts,
@@ -454,12 +585,12 @@ impl Simulator {
             seconds: run.seconds,
             exact: None,
             distances: None,
-        })
+        }
     }
 }
 
 /// Frame-level counts of a batch from its lane masks.
-fn finish(
+pub(crate) fn finish(
     active: u64,
     detected: u64,
     wrong: u64,

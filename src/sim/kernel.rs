@@ -104,20 +104,9 @@ impl SlicedCode {
     }
 
     fn generic_kind(code: &dyn BlockCode) -> Kind {
-        let (n, k) = (code.n(), code.k());
-        let pos = code.message_positions();
-        let mut is_msg = vec![false; n];
-        for &p in pos {
-            is_msg[p] = true;
-        }
-        let rows: Vec<BitVec> = (0..k).map(|i| code.encode(&BitVec::unit(k, i))).collect();
-        let parity = (0..n)
-            .filter(|&q| !is_msg[q])
-            .map(|q| (q, (0..k).filter(|&i| rows[i].get(q)).collect()))
-            .collect();
         Kind::Generic {
             code: build(&code.spec()),
-            parity,
+            parity: crate::code::soft::systematic_checks(code),
         }
     }
 

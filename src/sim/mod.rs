@@ -1,26 +1,36 @@
 //! Channels, Monte Carlo and exact error rates, throughput measurement.
 //!
 //! * [`channel`]: the binary symmetric, burst and Gilbert–Elliott channels, sampled by geometric
-//!   skips;
+//!   skips; the binary erasure channel; BPSK over AWGN;
 //! * [`kernel`]: bit-sliced encoders and decoders (64 codewords per `u64`);
 //! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop with AFF3CT-style stop
 //!   rules;
+//! * [`soft`]: the engine's soft-decision path (AWGN, erasures), one codeword at a time;
 //! * [`exact`]: exact frame rates on the binary symmetric channel;
+//! * [`analytic`]: uncoded BPSK, the union bound, ML erasure rates;
+//! * [`normal`]: the normal tail `Q`, erfc, and conditioned normal draws;
 //! * [`report`]: the figures of a point, their JSON form, merging runs;
 //! * [`stats`]: Wilson intervals, and a BER interval that allows for errors clustered in frames;
-//! * [`sweep`]: lists and ranges of swept probabilities.
+//! * [`sweep`]: lists and ranges of swept probabilities and Eb/N0 values;
+//! * [`team`]: resuming runs, and runs shared by cooperating processes (MPI ranks).
 
+pub mod analytic;
 pub mod channel;
 pub mod engine;
 pub mod exact;
 pub mod kernel;
+pub mod normal;
 pub mod report;
+pub mod soft;
 pub mod stats;
 pub mod sweep;
+pub mod team;
 
+pub use analytic::{Analytic, ErasureModel};
 pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
 pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
 pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
 pub use report::{PointResult, merge, parse_results, results_json};
-pub use sweep::parse_p_list;
+pub use sweep::{parse_db_list, parse_p_list};
+pub use team::{Progress, Solo, Team};

@@ -6,6 +6,7 @@
 //! them, and the figures of the run (stop reason, seconds, throughput). Key names are stable and
 //! documented in `docs/cli.md`.
 
+use super::analytic::Analytic;
 use super::engine::Counts;
 use super::exact::ExactRates;
 use super::stats::{ber_interval95, wilson95};
@@ -46,6 +47,12 @@ pub struct PointResult {
     pub exact: Option<ExactRates>,
     /// Minimum distance and covering radius, reported with the exact rates.
     pub distances: Option<(usize, usize)>,
+    /// The decoder: `hard`, `ml`, `chase:P`, `iterative:I` or `erasure`.
+    pub decoder: String,
+    /// Eb/N0 in dB, on AWGN.
+    pub ebn0_db: Option<f64>,
+    /// Analytic curves at this point, when asked for.
+    pub analytic: Option<Analytic>,
 }
 
 fn ratio(x: u64, n: u64) -> f64 {
@@ -150,6 +157,10 @@ impl PointResult {
         put("n", json!(self.n));
         put("k", json!(self.k));
         put("channel", json!(self.channel));
+        put("decoder", json!(self.decoder));
+        if let Some(db) = self.ebn0_db {
+            put("ebn0_db", num_f64(db));
+        }
         put("p", num_f64(self.p));
         put("interleave", json!(self.interleave));
         put("engine", json!(self.engine));
@@ -192,6 +203,23 @@ impl PointResult {
                     "miscorrection_rate": num_f64(e.miscorrection_rate),
                 }),
             );
+        }
+        if let Some(a) = &self.analytic {
+            let mut o = Map::new();
+            if let Some(x) = a.uncoded_ber {
+                o.insert("uncoded_ber".into(), num_f64(x));
+            }
+            if let Some(x) = a.union_bound_fer {
+                o.insert("union_bound_fer".into(), num_f64(x));
+            }
+            if let Some(x) = a.union_bound_ber {
+                o.insert("union_bound_ber".into(), num_f64(x));
+            }
+            if let Some((lo, hi)) = a.erasure_fer {
+                o.insert("erasure_fer_low".into(), num_f64(lo));
+                o.insert("erasure_fer_high".into(), num_f64(hi));
+            }
+            put("analytic", Value::Object(o));
         }
         Value::Object(m)
     }
@@ -248,6 +276,18 @@ impl PointResult {
                 })
             }
         };
+        let analytic = match v.get("analytic") {
+            None | Some(Value::Null) => None,
+            Some(a) => {
+                let g = |key: &str| a.get(key).and_then(Value::as_f64);
+                Some(Analytic {
+                    uncoded_ber: g("uncoded_ber"),
+                    union_bound_fer: g("union_bound_fer"),
+                    union_bound_ber: g("union_bound_ber"),
+                    erasure_fer: g("erasure_fer_low").zip(g("erasure_fer_high")),
+                })
+            }
+        };
         let counts = Counts {
             frames: u("frames")?,
             frame_errors: u("frame_errors")?,
@@ -284,6 +324,12 @@ impl PointResult {
                 (Some(_), Some(_)) => Some((u("d")? as usize, u("covering_radius")? as usize)),
                 _ => None,
             },
+            // Runs from before decoders were chosen decoded hard.
+            decoder: v
+                .get("decoder")
+                .map_or(Ok("hard".to_string()), |_| s("decoder"))?,
+            ebn0_db: v.get("ebn0_db").map(|_| f("ebn0_db")).transpose()?,
+            analytic,
         })
     }
 }
@@ -342,21 +388,24 @@ pub fn merge(runs: &[(String, Vec<PointResult>)]) -> Result<Vec<PointResult>> {
                     x.p.to_bits(),
                     x.n,
                     x.k,
+                    x.decoder.clone(),
                 )
             };
             if key(acc) != key(r) {
                 return Err(Error::Merge {
                     reason: format!(
-                        "result {} is {} on {} (D = {}, p = {}) in {first_name} but {} on {} (D = {}, p = {}) in {name}",
+                        "result {} is {} on {} (D = {}, p = {}, {} decoder) in {first_name} but {} on {} (D = {}, p = {}, {} decoder) in {name}",
                         i + 1,
                         acc.code,
                         acc.channel,
                         acc.interleave,
                         acc.p,
+                        acc.decoder,
                         r.code,
                         r.channel,
                         r.interleave,
-                        r.p
+                        r.p,
+                        r.decoder
                     ),
                 });
             }
@@ -384,6 +433,9 @@ pub fn merge(runs: &[(String, Vec<PointResult>)]) -> Result<Vec<PointResult>> {
             }
             if acc.distances.is_none() {
                 acc.distances = r.distances;
+            }
+            if acc.analytic.is_none() {
+                acc.analytic = r.analytic;
             }
         }
     }
@@ -419,6 +471,9 @@ mod tests {
             seconds: 0.5,
             exact: None,
             distances: Some((4, 3)),
+            decoder: "hard".into(),
+            ebn0_db: None,
+            analytic: None,
         }
     }
 

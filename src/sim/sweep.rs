@@ -27,7 +27,6 @@ fn parse_prob(s: &str, full: &str) -> Result<f64> {
 /// [`Error::Spec`] naming the offending item.
 pub fn parse_p_list(text: &str) -> Result<Vec<f64>> {
     let mut out: Vec<f64> = Vec::new();
-    const MAX_POINTS: usize = 10_000;
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let parts: Vec<&str> = item.split(':').collect();
         match parts.as_slice() {
@@ -59,24 +58,7 @@ pub fn parse_p_list(text: &str) -> Result<Vec<f64>> {
                         }
                     }
                 } else if let Some(s) = step.strip_prefix('+') {
-                    let s: f64 = s
-                        .parse()
-                        .map_err(|_| bad_step("expected a step after `+`, e.g. +0.01"))?;
-                    if !(s > 0.0 && s.is_finite()) {
-                        return Err(bad_step("expected a linear step > 0"));
-                    }
-                    let mut i = 0;
-                    loop {
-                        let v = tidy(start + s * i as f64);
-                        if v > stop + s * 1e-9 {
-                            break;
-                        }
-                        out.push(v);
-                        i += 1;
-                        if out.len() > MAX_POINTS {
-                            return Err(bad_step("more than 10000 points"));
-                        }
-                    }
+                    linear(start, stop, s, item, &mut out)?;
                 } else {
                     return Err(bad_step(
                         "expected the step as xFACTOR (geometric) or +STEP (linear)",
@@ -91,8 +73,78 @@ pub fn parse_p_list(text: &str) -> Result<Vec<f64>> {
             }
         }
     }
+    dedup(out, text, "probability")
+}
+
+/// The most points a list may have.
+const MAX_POINTS: usize = 10_000;
+
+/// Appends `start, start + step, ...` up to `stop` (included when landed on) to `out`; `step`
+/// is the text after the `+` (or the whole step for dB lists).
+fn linear(start: f64, stop: f64, step: &str, item: &str, out: &mut Vec<f64>) -> Result<()> {
+    let bad_step = |why: &str| Error::spec(item, why.to_string());
+    let s: f64 = step
+        .trim()
+        .parse()
+        .map_err(|_| bad_step("expected a number as the step, e.g. +0.01"))?;
+    if !(s > 0.0 && s.is_finite()) {
+        return Err(bad_step("expected a linear step > 0"));
+    }
+    let mut i = 0;
+    loop {
+        let v = tidy(start + s * i as f64);
+        if v > stop + s * 1e-9 {
+            return Ok(());
+        }
+        out.push(v);
+        i += 1;
+        if out.len() > MAX_POINTS {
+            return Err(bad_step("more than 10000 points"));
+        }
+    }
+}
+
+/// Parses a list of signal-to-noise ratios in dB: comma-separated items, each a number or a
+/// linear range `START:STOP:STEP` (also written `START:STOP:+STEP`), e.g. `0:8:2`.
+///
+/// # Errors
+/// [`Error::Spec`] naming the offending item.
+pub fn parse_db_list(text: &str) -> Result<Vec<f64>> {
+    let mut out = Vec::new();
+    let db = |s: &str, item: &str| match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v.abs() <= 100.0 => Ok(v),
+        _ => Err(Error::spec(
+            item,
+            format!(
+                "expected a value in dB between -100 and 100, found `{}`",
+                s.trim()
+            ),
+        )),
+    };
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let parts: Vec<&str> = item.split(':').collect();
+        match parts.as_slice() {
+            [one] => out.push(db(one, item)?),
+            [a, b, step] => {
+                let step = step.trim();
+                linear(
+                    db(a, item)?,
+                    db(b, item)?,
+                    step.strip_prefix('+').unwrap_or(step),
+                    item,
+                    &mut out,
+                )?
+            }
+            _ => return Err(Error::spec(item, "expected DB or START:STOP:STEP")),
+        }
+    }
+    dedup(out, text, "value in dB")
+}
+
+/// The values in the order given, repeats dropped; an error for an empty list.
+fn dedup(out: Vec<f64>, text: &str, what: &str) -> Result<Vec<f64>> {
     if out.is_empty() {
-        return Err(Error::spec(text, "expected at least one probability"));
+        return Err(Error::spec(text, format!("expected at least one {what}")));
     }
     let mut seen = Vec::with_capacity(out.len());
     for v in out {
@@ -106,6 +158,21 @@ pub fn parse_p_list(text: &str) -> Result<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn db_lists() {
+        assert_eq!(
+            parse_db_list("0:8:2").unwrap(),
+            vec![0.0, 2.0, 4.0, 6.0, 8.0]
+        );
+        assert_eq!(
+            parse_db_list("-1,0.5:1.5:+0.5,1").unwrap(),
+            vec![-1.0, 0.5, 1.0, 1.5]
+        );
+        for bad in ["", "x", "0:8", "0:8:0", "0:8:-1", "1e9", "0:1:2:3"] {
+            assert!(parse_db_list(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn lists_and_ranges() {
