@@ -1,5 +1,5 @@
 //! `tilecode demo`: encode a built-in sample, damage it the way a bad channel would (random
-//! flips plus one burst as long as the interleaving depth), decode it and show the report.
+//! flips, one burst as long as the interleaving depth and a zeroed 4 KiB sector), decode it and show the report.
 
 use super::corrupt::{Channel, corrupt_in_place};
 use super::{encode, report};
@@ -68,6 +68,9 @@ pub struct Args {
     json: bool,
 }
 
+/// The size of the lost sector the demo zeroes.
+const SECTOR: usize = 4096;
+
 /// A deterministic text sample of exactly `size` bytes: numbered lines of words.
 pub fn sample(size: usize) -> Vec<u8> {
     let mut rng = ChaCha20Rng::seed_from_u64(0x7111_ec0d);
@@ -116,6 +119,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         offset: Some(burst_at),
     };
     corrupt_in_place(&mut damaged, &burst, 0)?;
+    // And a lost sector: 4 KiB of zeros, as a failing disk returns them.
+    let sectors = damaged.len() / SECTOR;
+    let sector_at =
+        ChaCha20Rng::seed_from_u64(args.seed ^ 0x5ec7_0a11).gen_range(0..sectors.max(1)) * SECTOR;
+    let sector_end = (sector_at + SECTOR).min(damaged.len());
+    damaged[sector_at..sector_end].fill(0);
 
     let t = Instant::now();
     let (decoded, rep) = stream::decode_lenient(&damaged).context("decoding the damaged stream")?;
@@ -135,6 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         o.insert("random_flips".into(), serde_json::json!(flips));
         o.insert("burst_bits".into(), serde_json::json!(burst_len));
         o.insert("burst_offset".into(), serde_json::json!(burst_at));
+        o.insert("zeroed_sector_offset".into(), serde_json::json!(sector_at));
         o.insert("restored".into(), serde_json::json!(exact));
         println!("{v}");
     } else {
@@ -155,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             encode_time.as_secs_f64() * 1e3
         );
         println!(
-            "channel    {flips} random bit flips (ber {}, seed {}) + a burst of {burst_len} bits at bit {burst_at}",
+            "channel    {flips} random bit flips (ber {}, seed {}) + a burst of {burst_len} bits at bit {burst_at}\n           + a zeroed {SECTOR}-byte sector at byte {sector_at}",
             args.ber, args.seed
         );
         println!("decoded    in {:.1} ms", decode_time.as_secs_f64() * 1e3);

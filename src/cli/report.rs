@@ -129,6 +129,19 @@ pub fn human(title: &str, report: &Report, header: Option<&Header>) -> String {
         report.uncorrectable_codewords
     );
     s += &format!(
+        "  chunks rebuilt / lost    {} / {}\n",
+        report.recovered_chunks, report.lost_chunks
+    );
+    if report.resyncs > 0 || report.skipped_bytes > 0 {
+        s += &format!(
+            "  resyncs, bytes skipped   {}, {}\n",
+            report.resyncs, report.skipped_bytes
+        );
+    }
+    if report.trailing_bytes > 0 {
+        s += &format!("  trailing bytes ignored   {}\n", report.trailing_bytes);
+    }
+    s += &format!(
         "  damaged byte ranges      {}\n",
         ranges_text(&report.damaged_ranges)
     );
