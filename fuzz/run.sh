@@ -9,7 +9,7 @@ secs="${1:?usage: fuzz/run.sh SECONDS [TARGET...]}"
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode_arbitrary roundtrip_damage decode_split)
+    targets=(decode_arbitrary roundtrip_damage decode_split resync_damage)
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz || exit 1

@@ -296,6 +296,35 @@ pub struct Report {
 }
 
 impl Report {
+    /// Checks the promise a report makes about a decode of `original` that gave `output`:
+    /// when the status is not damaged, the output is the original; when it is, the output
+    /// has the original length (unless `length_unknown`) and every byte outside
+    /// `damaged_ranges` is exact. Returns the first offset that breaks it, if any.
+    pub fn unreported_difference(&self, original: &[u8], output: &[u8]) -> Option<u64> {
+        let common = original.len().min(output.len());
+        let first_diff = |a: usize, b: usize| (a..b).find(|&i| output[i] != original[i]);
+        if self.status() != StreamStatus::Damaged {
+            let at = first_diff(0, common).unwrap_or(common);
+            return (original.len() != output.len() || at < common).then_some(at as u64);
+        }
+        if !self.length_unknown && original.len() != output.len() {
+            return Some(common as u64);
+        }
+        let mut at = 0usize;
+        for &(a, b) in self
+            .damaged_ranges
+            .iter()
+            .chain([&(common as u64, common as u64)])
+        {
+            let a = (a as usize).min(common);
+            if let Some(i) = first_diff(at.min(a), a) {
+                return Some(i as u64);
+            }
+            at = at.max(b as usize);
+        }
+        None
+    }
+
     /// Clean (nothing corrected), Repaired (corrections or detections, all data verified) or
     /// Damaged (a chunk or the whole stream failed its check).
     pub fn status(&self) -> StreamStatus {
