@@ -110,16 +110,7 @@ pub fn print_report(
 /// Runs `tilecode decode`; with `--json` every outcome, fatal ones included, is one JSON
 /// object.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let json = args.json;
-    let mut seen = None;
-    match decode(args, &mut seen) {
-        Err(e) if json => {
-            let (v, code) = report::fatal_json(&e, seen.as_ref());
-            eprintln!("{v}");
-            Ok(ExitCode::from(code))
-        }
-        other => other,
-    }
+    report::fatal_as_json(args.json, false, |seen| decode(args, seen))
 }
 
 fn decode(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<ExitCode> {

@@ -140,6 +140,22 @@ impl<W: Write> Write for Counting<W> {
     }
 }
 
+/// The summary `encode --json` prints (and the playground's encode answers with).
+pub fn summary_json(opts: &Options, bytes_in: u64, bytes_out: u64) -> serde_json::Value {
+    let code = tilecode::code::build(&opts.code);
+    serde_json::json!({
+        "code": opts.code.to_string(),
+        "n": code.n(),
+        "k": code.k(),
+        "interleave": opts.interleave,
+        "chunk_size": opts.chunk_size,
+        "recovery": opts.recovery,
+        "version": opts.version,
+        "bytes_in": bytes_in,
+        "bytes_out": bytes_out,
+    })
+}
+
 /// Runs `tilecode encode`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut opts = options(&args.code, args.interleave, args.chunk_size)?;
@@ -189,18 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let code = tilecode::code::build(&opts.code);
     if args.json {
-        let v = serde_json::json!({
-            "code": opts.code.to_string(),
-            "n": code.n(),
-            "k": code.k(),
-            "interleave": opts.interleave,
-            "chunk_size": opts.chunk_size,
-            "recovery": opts.recovery,
-            "version": opts.version,
-            "bytes_in": bytes_in,
-            "bytes_out": bytes_out,
-        });
-        eprintln!("{v}");
+        eprintln!("{}", summary_json(&opts, bytes_in, bytes_out));
     } else if !args.quiet {
         let to = dest
             .as_ref()

@@ -87,6 +87,29 @@ pub fn fatal_json(e: &anyhow::Error, seen: Option<&(Report, Header)>) -> (Value,
     (v, code)
 }
 
+/// Runs a decode or verify; with `json`, an error becomes one JSON object too (on stdout or
+/// stderr) and its exit code, instead of the one-line message. `run` records the report as
+/// far as it got in its second argument before it fails.
+pub fn fatal_as_json(
+    json: bool,
+    on_stdout: bool,
+    run: impl FnOnce(&mut Option<(Report, Header)>) -> anyhow::Result<std::process::ExitCode>,
+) -> anyhow::Result<std::process::ExitCode> {
+    let mut seen = None;
+    match run(&mut seen) {
+        Err(e) if json => {
+            let (v, code) = fatal_json(&e, seen.as_ref());
+            if on_stdout {
+                println!("{v}");
+            } else {
+                eprintln!("{v}");
+            }
+            Ok(std::process::ExitCode::from(code))
+        }
+        other => other,
+    }
+}
+
 /// The damaged ranges as `[a, b)` text, abbreviated after a few.
 pub fn ranges_text(ranges: &[(u64, u64)]) -> String {
     if ranges.is_empty() {

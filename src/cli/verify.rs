@@ -24,16 +24,7 @@ pub struct Args {
 /// Runs `tilecode verify`; with `--json` every outcome, fatal ones included, is one JSON
 /// object on stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let json = args.json;
-    let mut seen = None;
-    match verify(args, &mut seen) {
-        Err(e) if json => {
-            let (v, code) = report::fatal_json(&e, seen.as_ref());
-            println!("{v}");
-            Ok(ExitCode::from(code))
-        }
-        other => other,
-    }
+    report::fatal_as_json(args.json, true, |seen| verify(args, seen))
 }
 
 fn verify(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<ExitCode> {

@@ -3,7 +3,7 @@
 //! [`Encoder`], [`Decoder`] and its report.
 
 use super::super::corrupt::{Channel, corrupt_in_place, parse_burst};
-use super::super::encode::options;
+use super::super::encode::{options, summary_json};
 use super::super::report::to_json;
 use super::error::ApiError;
 use super::limits::MAX_FILE;
@@ -65,19 +65,9 @@ pub fn encode(keys: EncodeKeys) -> Result<Value, ApiError> {
     let io_error = |e: std::io::Error| ApiError::bad(format!("encoding failed: {e}"));
     enc.write_all(&input).map_err(io_error)?;
     let out = enc.finish().map_err(io_error)?;
-    let code = tilecode::code::build(&opts.code);
-    Ok(json!({
-        "code": opts.code.to_string(),
-        "n": code.n(),
-        "k": code.k(),
-        "interleave": opts.interleave,
-        "chunk_size": opts.chunk_size,
-        "recovery": opts.recovery,
-        "version": opts.version,
-        "bytes_in": input.len(),
-        "bytes_out": out.len(),
-        "data": BASE64.encode(&out),
-    }))
+    let mut v = summary_json(&opts, input.len() as u64, out.len() as u64);
+    v["data"] = json!(BASE64.encode(&out));
+    Ok(v)
 }
 
 /// The keys of `corrupt`: the data, one channel (`ber`, `flips` or `burst`, as the CLI's

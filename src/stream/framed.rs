@@ -7,7 +7,7 @@
 //! Output is produced a stripe at a time into the caller's buffer, so memory is one stripe
 //! of payload plus one frame of input, whatever the stream says.
 
-use super::codec::{Buf, Codec, block_crcs, push_range, recovery_groups};
+use super::codec::{Buf, ChunkStats, Codec, block_crcs, push_range, recovery_groups};
 use super::crc::Shift;
 use super::format::{Layout, read_tail};
 use super::frame::{self, FRAME, Frame, Kind, MAX_META, Metadata, StripeShape};
@@ -368,11 +368,7 @@ impl FramedDecoder {
             .codec
             .decode_chunk(enc, i, len, &mut out.as_mut_slice()[off..off + area]);
         out.resize(off + len);
-        let r = &mut self.report;
-        r.chunks += 1;
-        r.codewords += check.stats.codewords;
-        r.corrected_bits += check.stats.corrected_bits;
-        r.uncorrectable_codewords += check.stats.uncorrectable;
+        self.count_chunk(&check.stats);
         if check.ok {
             Slot::Good {
                 len,
@@ -384,6 +380,15 @@ impl FramedDecoder {
                 ranges: check.ranges,
             }
         }
+    }
+
+    /// Adds a decoded chunk's counts to the report.
+    fn count_chunk(&mut self, stats: &ChunkStats) {
+        let r = &mut self.report;
+        r.chunks += 1;
+        r.codewords += stats.codewords;
+        r.corrected_bits += stats.corrected_bits;
+        r.uncorrectable_codewords += stats.uncorrectable;
     }
 
     fn recovery_frame<S: Source>(&mut self, f: Frame, src: &mut S, out: &mut Buf) -> Result<bool> {
@@ -422,7 +427,7 @@ impl FramedDecoder {
             let buf = src.peek(FRAME + body)?;
             let l = self.layout();
             let mut shard = vec![0u8; recovery_groups(l) * l.group_data];
-            let mut stats = super::codec::ChunkStats::default();
+            let mut stats = ChunkStats::default();
             let ok = buf.len() >= FRAME + body && {
                 self.codec
                     .decode_groups(&buf[FRAME..FRAME + body], &mut shard, &mut stats);
@@ -526,12 +531,8 @@ impl FramedDecoder {
         };
         let crc = crc32c::crc32c(&out.as_slice()[off..off + len]);
         out.resize(off + len);
-        let r = &mut self.report;
-        r.chunks += 1;
-        r.codewords += check.stats.codewords;
-        r.corrected_bits += check.stats.corrected_bits;
-        r.uncorrectable_codewords += check.stats.uncorrectable;
-        r.frames_repaired += 1;
+        self.count_chunk(&check.stats);
+        self.report.frames_repaired += 1;
         self.slots.push(Slot::Good { len, crc });
         true
     }
