@@ -49,6 +49,11 @@ fn crafted_headers_cannot_ask_for_memory() {
         ("alien:9x9", 1 << 20, 64 << 20),
         ("secded:1024", 512 << 10, 64 << 20),
         ("repetition:3", 64, 64 << 20),
+        // Large codes: the decoder must not build big matrices for them either.
+        ("alien:255x255", 64, 1 << 20),
+        ("alien:128x255", 512, 1 << 20),
+        ("secded:4096", 64, 1 << 20),
+        ("hamming:65535", 64, 1 << 20),
     ];
     for version in [format::VERSION_1, format::VERSION] {
         for (spec, d, cs) in biggest {
