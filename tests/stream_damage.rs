@@ -85,6 +85,32 @@ fn a_lost_sector_anywhere_is_repaired() {
 }
 
 #[test]
+fn small_inputs_get_small_chunks_and_keep_the_guarantees() {
+    let data = payload(76_890, 10);
+    let o = Options::new("alien:9x9".parse().unwrap(), 64).for_input_len(data.len() as u64);
+    assert!(o.chunk_size < 8192, "{}", o.chunk_size);
+    let enc = stream::encode(&data, &o).unwrap().to_vec();
+    let overhead = enc.len() as f64 / data.len() as f64 - 1.0;
+    assert!(overhead < 0.45, "overhead {overhead}");
+    for at in (0..enc.len() - 4096).step_by(997) {
+        let mut d = enc.clone();
+        d[at..at + 4096].fill(0);
+        exact(&data, &d, &format!("small input: zeroed 4 KiB at {at}"));
+    }
+    for at in (0..enc.len() - 4096).step_by(4099) {
+        let mut cut = enc.clone();
+        cut.drain(at..at + 4096);
+        exact(&data, &cut, &format!("small input: 4 KiB cut at {at}"));
+    }
+    // Large inputs keep the default.
+    let big = Options::new("alien:9x9".parse().unwrap(), 64);
+    assert_eq!(
+        big.clone().for_input_len(1 << 30).chunk_size,
+        big.chunk_size
+    );
+}
+
+#[test]
 fn cuts_and_insertions_up_to_4_kib_are_repaired() {
     let data = payload(600_000, 3);
     let mut rng = ChaCha8Rng::seed_from_u64(4);

@@ -103,6 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("tilecode: warning: {w}");
     }
     let data = sample(args.size);
+    // As `tilecode encode FILE` does for a file of known size.
+    let opts = opts.for_input_len(data.len() as u64);
 
     let t = Instant::now();
     let encoded = stream::encode(&data, &opts).context("encoding the sample")?;

@@ -185,6 +185,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     refuse_terminal_output(dest.is_none(), args.force)?;
     note_terminal_input(&source);
     let (input, size) = source.open()?;
+    if let (Some(len), None) = (size, args.chunk_size) {
+        opts = opts.for_input_len(len);
+    }
     let mut sink = match &dest {
         Some(d) => Sink::file(d, args.force, source.path())?,
         None => Sink::stdout(),

@@ -60,6 +60,10 @@ pub fn encode(keys: EncodeKeys) -> Result<Value, ApiError> {
     if let Some(v) = keys.format_version {
         opts.version = v;
     }
+    if keys.chunk_size.is_none() {
+        // As `tilecode encode FILE` does: chunks sized to the upload.
+        opts = opts.for_input_len(input.len() as u64);
+    }
     opts.validate()?;
     let mut enc = Encoder::new(Vec::new(), &opts)?;
     let io_error = |e: std::io::Error| ApiError::bad(format!("encoding failed: {e}"));

@@ -49,6 +49,12 @@ use stripe::Plan;
 /// 4 KiB sector or a cut or insertion of up to 4 KiB anywhere (docs/format.md).
 pub const DEFAULT_RECOVERY: f64 = 2.0;
 
+/// Below this many default chunks of input, [`Options::for_input_len`] makes chunks smaller.
+pub const SMALL_INPUT_CHUNKS: usize = 16;
+/// The least payload a chunk made smaller for a short input carries: its frame then spans
+/// more than a 4 KiB sector, which can therefore touch at most two chunks.
+pub const MIN_SMALL_CHUNK: usize = 4096;
+
 /// How to encode a stream.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -95,6 +101,26 @@ impl Options {
             stream_id: None,
             metadata: None,
         }
+    }
+
+    /// These options for an input of `len` bytes known in advance: when the input is
+    /// shorter than [`SMALL_INPUT_CHUNKS`] default chunks and the chunk size is the default,
+    /// chunks shrink to about `len / 16` (whole groups, at least 4 KiB of payload, so that a
+    /// frame still spans a 4 KiB sector). A stripe's (at least two) recovery chunks then cost
+    /// an eighth of the input or less instead of two whole 64 KiB chunks.
+    pub fn for_input_len(mut self, len: u64) -> Options {
+        let Ok(l) = self.layout() else {
+            return self;
+        };
+        let default = format::default_chunk_size(&self.code, self.interleave).unwrap_or(0);
+        let small = len < (SMALL_INPUT_CHUNKS * default) as u64;
+        if self.version == format::VERSION_1 || self.chunk_size != default || !small {
+            return self;
+        }
+        let want = ((len / SMALL_INPUT_CHUNKS as u64) as usize).max(MIN_SMALL_CHUNK);
+        let groups = (want + format::TAIL).div_ceil(l.group_data);
+        self.chunk_size = (groups * l.group_data - format::TAIL).min(default);
+        self
     }
 
     /// These options with `percent` of recovery chunks.
