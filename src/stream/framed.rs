@@ -764,7 +764,8 @@ impl FramedDecoder {
         self.report.checksum_ok = false;
         if self.lost {
             // The input went on past the last frame taken: not cut short, but its end is
-            // damaged beyond repair.
+            // damaged beyond repair, and with it the length.
+            self.report.length_unknown = true;
             return Err(Error::Corrupt {
                 reason: format!(
                     "no end frame could be read after chunk {} ({} payload bytes restored): the end of the stream is damaged beyond repair, so the last chunks and the length are unknown",

@@ -315,9 +315,10 @@ pub struct Report {
     pub frames_repaired: u64,
     /// The end frame was lost, but the data is provably complete (the last chunk is short).
     pub end_missing: bool,
-    /// Every copy of the end frame and the last chunk were lost, so the original length is
-    /// not known: the output's last chunk is a full chunk's length of zeros or rebuilt
-    /// bytes, all inside `damaged_ranges`.
+    /// The original length is not known: every copy of the end frame was lost, and either
+    /// the last chunk too (the output's last chunk is then a full chunk's length of zeros
+    /// or rebuilt bytes, inside `damaged_ranges`) or the chunks after the last one read
+    /// (decoding then stops with an error after delivering what verified).
     pub length_unknown: bool,
 }
 
