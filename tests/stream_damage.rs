@@ -155,6 +155,31 @@ fn without_recovery_a_cut_costs_only_the_chunks_it_touches() {
     }
 }
 
+/// Found by the `resync_damage` fuzz target (artifact
+/// `crash-a3342934b67acab8b5207d8db3847b48f600f255`): a one-chunk stream without recovery, a
+/// span of 311 bytes duplicated into it. The lost chunk's stripe was closed before the end
+/// frame was read, so the chunk was given a full chunk's length: 789 bytes out for 4 in,
+/// with the length reported as known.
+#[test]
+fn fuzz_a_lost_last_chunk_waits_for_the_end_frame() {
+    let o = Options {
+        chunk_size: 789,
+        recovery: 0.0,
+        stream_id: Some(63788),
+        ..Options::new("alien:3x3".parse().unwrap(), 512)
+    };
+    let data = [255u8, 255, 255, 107];
+    let mut s = stream::encode(&data, &o).unwrap().to_vec();
+    let n = s.len();
+    let a = 16777223 % n;
+    let b = (a + 311).min(n);
+    let span = s[a..b].to_vec();
+    let t = 2247525697usize % n;
+    s.splice(t..t, span);
+    let (out, rep) = stream::decode_lenient(&s).unwrap();
+    assert_eq!(rep.unreported_difference(&data, &out), None, "{rep:?}");
+}
+
 #[test]
 fn trailing_junk_and_a_second_stream_cost_nothing() {
     let data = payload(200_000, 6);

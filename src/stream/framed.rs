@@ -457,9 +457,12 @@ impl FramedDecoder {
     /// as that chunk (its tail, inside the codewords, says which chunk it is).
     fn lost_sync<S: Source>(&mut self, src: &mut S, out: &mut Buf) -> Result<bool> {
         let at = src.offset();
+        // Not when the last chunk is lost: it may be the stream's last, whose length only
+        // the end frame can tell.
         if at == self.expected_at
             && self.plan.is_none()
             && self.slots.len() as u64 >= self.stripe_len()
+            && !matches!(self.slots.last(), Some(Slot::Lost))
         {
             // The next chunk starts a stripe (of one, without recovery chunks): close the
             // last one first, then try the damaged frame as that chunk.
