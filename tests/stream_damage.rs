@@ -180,6 +180,32 @@ fn fuzz_a_lost_last_chunk_waits_for_the_end_frame() {
     assert_eq!(rep.unreported_difference(&data, &out), None, "{rep:?}");
 }
 
+/// Found by the `resync_damage` fuzz target (artifact
+/// `crash-48774e9e382f9bd54164eb296775bbf25a9fffa2`): with groups smaller than a chunk tail
+/// (repetition:3 at D = 64, 8 payload bytes a group), the bytes between a damaged frame and
+/// the next one were tried as a chunk of one group, and its length hint underflowed. The
+/// underflow panics where overflow is checked (`cargo test`, the fuzzer); in a release build
+/// it wrapped silently, and this test then checks the map's promise on the same input.
+#[test]
+fn fuzz_a_group_smaller_than_a_tail_is_not_tried_as_a_chunk() {
+    let o = Options {
+        chunk_size: 33,
+        recovery: 0.0,
+        stream_id: Some(32),
+        ..Options::new("repetition:3".parse().unwrap(), 64)
+    };
+    let data = [145u8, 10, 253];
+    let mut s = stream::encode(&data, &o).unwrap().to_vec();
+    let n = s.len();
+    let a = 4253354641usize % n;
+    let b = (a + 12032).min(n);
+    let span = s[a..b].to_vec();
+    let t = 2171169usize % n;
+    s.splice(t..t, span);
+    let (out, rep) = stream::decode_lenient(&s).unwrap();
+    assert_eq!(rep.unreported_difference(&data, &out), None, "{rep:?}");
+}
+
 #[test]
 fn trailing_junk_and_a_second_stream_cost_nothing() {
     let data = payload(200_000, 6);

@@ -512,15 +512,19 @@ impl FramedDecoder {
         }
         let groups = body.len() / l.group_bytes;
         let area = groups * l.group_data;
-        let off = self.out_base + (i - self.base) as usize * l.chunk_size;
-        out.resize(off + area);
         let hint = if groups == l.chunk_groups {
             l.chunk_size
         } else {
-            area - l.tail(area)
+            match area.checked_sub(l.tail(area)) {
+                Some(h) if h > 0 => h,
+                // Too small to hold a tail and a byte: not a chunk.
+                _ => return false,
+            }
         };
+        let off = self.out_base + (i - self.base) as usize * l.chunk_size;
+        out.resize(off + area);
         let slice = &mut out.as_mut_slice()[off..off + area];
-        let check = self.codec.decode_chunk(body, i, hint.max(1), slice);
+        let check = self.codec.decode_chunk(body, i, hint, slice);
         let len = if check.ok {
             Some(hint)
         } else {
