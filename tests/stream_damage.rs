@@ -168,16 +168,19 @@ fn fuzz_a_lost_last_chunk_waits_for_the_end_frame() {
         stream_id: Some(63788),
         ..Options::new("alien:3x3".parse().unwrap(), 512)
     };
-    let data = [255u8, 255, 255, 107];
-    let mut s = stream::encode(&data, &o).unwrap().to_vec();
+    replay_duplicate(&o, &[255, 255, 255, 107], 16777223, 311, 2247525697);
+}
+
+/// Replays a `resync_damage` input: a span of `len` bytes at `from` duplicated to `to` (both
+/// taken modulo the stream's length, as the fuzz target does), then the map's promise.
+fn replay_duplicate(o: &Options, data: &[u8], from: usize, len: usize, to: usize) {
+    let mut s = stream::encode(data, o).unwrap().to_vec();
     let n = s.len();
-    let a = 16777223 % n;
-    let b = (a + 311).min(n);
-    let span = s[a..b].to_vec();
-    let t = 2247525697usize % n;
-    s.splice(t..t, span);
+    let a = from % n;
+    let span = s[a..(a + len).min(n)].to_vec();
+    s.splice(to % n..to % n, span);
     let (out, rep) = stream::decode_lenient(&s).unwrap();
-    assert_eq!(rep.unreported_difference(&data, &out), None, "{rep:?}");
+    assert_eq!(rep.unreported_difference(data, &out), None, "{rep:?}");
 }
 
 /// Found by the `resync_damage` fuzz target (artifact
@@ -194,16 +197,7 @@ fn fuzz_a_group_smaller_than_a_tail_is_not_tried_as_a_chunk() {
         stream_id: Some(32),
         ..Options::new("repetition:3".parse().unwrap(), 64)
     };
-    let data = [145u8, 10, 253];
-    let mut s = stream::encode(&data, &o).unwrap().to_vec();
-    let n = s.len();
-    let a = 4253354641usize % n;
-    let b = (a + 12032).min(n);
-    let span = s[a..b].to_vec();
-    let t = 2171169usize % n;
-    s.splice(t..t, span);
-    let (out, rep) = stream::decode_lenient(&s).unwrap();
-    assert_eq!(rep.unreported_difference(&data, &out), None, "{rep:?}");
+    replay_duplicate(&o, &[145, 10, 253], 4253354641, 12032, 2171169);
 }
 
 #[test]
