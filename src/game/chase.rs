@@ -365,15 +365,26 @@ struct Layout {
     single_top: bool,
 }
 
+/// The stencil cell light chasing pivots on: the leftmost one of its top row, as an offset
+/// `(row, column)` from the pressed cell.
+pub(crate) fn pivot(offsets: &[(isize, isize)]) -> (isize, isize) {
+    let a = offsets
+        .iter()
+        .map(|o| o.0)
+        .min()
+        .expect("a stencil has a one");
+    let b = offsets
+        .iter()
+        .filter(|o| o.0 == a)
+        .map(|o| o.1)
+        .min()
+        .expect("top row");
+    (a, b)
+}
+
 impl Layout {
     fn new(m: usize, n: usize, torus: bool, offsets: Vec<(isize, isize)>) -> Layout {
-        let a = offsets.iter().map(|o| o.0).min().expect("nonempty stencil");
-        let b = offsets
-            .iter()
-            .filter(|o| o.0 == a)
-            .map(|o| o.1)
-            .min()
-            .expect("top row");
+        let (a, b) = pivot(&offsets);
         let bottom = offsets.iter().map(|o| o.0).max().expect("nonempty");
         let height = (bottom - a + 1) as usize;
         let single_top = offsets.iter().filter(|o| o.0 == a).count() == 1;

@@ -63,17 +63,7 @@ impl QChaser {
             )));
         }
         let offsets = stencil.offsets();
-        let a = offsets
-            .iter()
-            .map(|o| o.0)
-            .min()
-            .expect("a stencil has a one");
-        let b = offsets
-            .iter()
-            .filter(|o| o.0 == a)
-            .map(|o| o.1)
-            .min()
-            .expect("top row");
+        let (a, b) = super::chase::pivot(&offsets);
         let (m, n) = (game.rows, game.cols);
         let mut var = vec![u32::MAX; m * n];
         let mut u = 0u32;
