@@ -4,8 +4,8 @@
 
 use super::crc::{self, Shift, ZeroKey};
 use super::format::{
-    self, BLOCK, CHECK_BLOCK, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block,
-    read_tail, read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
+    self, BLOCK, CHECK_BLOCK, Layout, StreamInfo, TAIL, Trailer, VERSION_1, check_blocks,
+    header_block, read_tail, read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{Frame, Kind, StripeShape};
 use super::kernel::{Kernel, V};
@@ -424,7 +424,12 @@ impl Codec {
         if tail_len == TAIL {
             last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
         } else {
-            let crcs = block_crcs(data);
+            // One check block: its CRC is the chunk's, just taken.
+            let crcs = if check_blocks(data.len()) == 1 {
+                vec![crc]
+            } else {
+                block_crcs(data)
+            };
             last[at..].copy_from_slice(&tail_bytes_v2(index, data.len(), &crcs));
         }
         for (g, o) in last
