@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use std::io::{self, Read, Write};
 use tilecode::Error;
 use tilecode::code::Spec;
+use tilecode::stream::format::{Blocks, Layout};
 use tilecode::stream::{
     self, Decoder, Encoder, Header, Options, Report, StreamStatus, decode, decode_lenient, encode,
 };
@@ -386,11 +387,21 @@ fn chunk_damage_is_reported_as_its_check_block() {
                 rep.damaged_ranges
             );
         }
-        // Exactly the failed check block: the chunk of 10 000 bytes holding the codeword.
-        let c = (group / groups_per_chunk) as u64 * 10_000;
+        // Exactly the failed check block: the third of the chunk of 10 000 bytes holding the
+        // codeword's group.
+        let c = group / groups_per_chunk * 10_000;
+        let len = (data.len() - c).min(10_000);
+        let gd = Layout::new(&o.code, 64, 10_000).unwrap().group_data;
+        let blocks = Blocks::of(len, gd);
+        assert!(matches!(blocks, Blocks::Thirds { .. }), "{blocks:?}");
+        let at = group % groups_per_chunk * gd;
+        let r = (0..3)
+            .map(|b| blocks.range(b))
+            .find(|r| r.contains(&at))
+            .unwrap();
         assert_eq!(
             rep.damaged_ranges,
-            vec![(c, (c + 10_000).min(data.len() as u64))]
+            vec![((c + r.start) as u64, (c + r.end) as u64)]
         );
         for w in rep.damaged_ranges.windows(2) {
             assert!(
@@ -564,11 +575,12 @@ fn codes_without_correction_detect_single_flips() {
         assert_eq!(out.len(), data.len());
         assert_eq!(rep.status(), StreamStatus::Damaged);
         assert_eq!(rep.uncorrectable_codewords, 1);
-        // The failed check covers the chunk's one check block: the whole chunk is reported.
-        assert_eq!(
-            rep.damaged_ranges,
-            vec![(0, data.len().min(h.chunk_size) as u64)]
-        );
+        // The failed check covers the first of the chunk's three check blocks.
+        let gd = Layout::new(&s.parse().unwrap(), 64, 0).unwrap().group_data;
+        let blocks = Blocks::of(data.len(), gd);
+        let r = blocks.range(0);
+        assert!(r.end < data.len(), "{blocks:?}");
+        assert_eq!(rep.damaged_ranges, vec![(0, r.end as u64)]);
         assert_eq!(out[3], data[3] ^ 4);
     }
 }

@@ -4,8 +4,8 @@
 
 use super::crc::{self, Shift, ZeroKey};
 use super::format::{
-    self, BLOCK, CHECK_BLOCK, Layout, StreamInfo, TAIL, Trailer, VERSION_1, check_blocks,
-    header_block, read_tail, read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
+    self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail,
+    read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{Frame, Kind, StripeShape};
 use super::kernel::{Kernel, V};
@@ -36,6 +36,8 @@ pub struct Codec {
     table: SyndromeTable,
     /// The CRC shift over a third of a full chunk's payload groups.
     third: Shift,
+    /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
+    last: Shift,
     /// Whether the kernel has a single-word fast path ([`Kernel::group64`]) here, when
     /// rows are single words.
     fast: bool,
@@ -184,13 +186,16 @@ impl Codec {
         for (row, &p) in pos_of_row.iter().enumerate() {
             row_of_pos[p as usize] = row as u32;
         }
-        let third = Shift::new(layout.chunk_size / layout.group_data / 3 * layout.group_data);
+        let third_bytes = layout.chunk_size / layout.group_data / 3 * layout.group_data;
+        let third = Shift::new(third_bytes);
+        let last = Shift::new(layout.chunk_size - 2 * third_bytes);
         let fast = layout.row_bytes == 8 && kernel.has_group64();
         let mut codec = Codec {
             fast,
             fused: fast && kernel.has_crc3(),
             word_keys: Vec::new(),
             third,
+            last,
             layout,
             code,
             kernel,
@@ -269,8 +274,31 @@ impl Codec {
     fn shift(&self, len: usize) -> Shift {
         if len == self.third.bytes() {
             self.third
+        } else if len == self.last.bytes() {
+            self.last
         } else {
             Shift::new(len)
+        }
+    }
+
+    /// The CRC-32C of a chunk's `len` payload bytes from its three chains: `c[0]` and `c[1]`
+    /// over the first two thirds of `third` bytes each, `c[2]` over the rest.
+    fn join(&self, c: [u32; 3], third: usize, len: usize) -> u32 {
+        if third == 0 {
+            return c[2];
+        }
+        let first_two = self.shift(third).combine(c[0], c[1]);
+        self.shift(len - 2 * third).combine(first_two, c[2])
+    }
+
+    /// The CRC-32C of each check block of a chunk's payload `data`, from the three chains
+    /// `c` (as for [`Codec::join`]) when the blocks are the thirds, or from `crc`, the whole
+    /// payload's, when there is one block; another pass over `data` otherwise.
+    fn block_crcs(&self, data: &[u8], c: [u32; 3], crc: u32) -> Vec<u32> {
+        match Blocks::of(data.len(), self.layout.group_data) {
+            Blocks::Thirds { .. } => c.to_vec(),
+            b if b.count() == 1 => vec![crc],
+            b => b.crcs(data),
         }
     }
 
@@ -360,10 +388,9 @@ impl Codec {
         // The groups of the chunk's three thirds side by side: three independent CRC chains
         // over bytes the encoder has just brought into cache, joined at the end.
         let third = direct / 3;
-        let mut crc = 0;
         let cut = self.cuts();
+        let mut c = [0u32; 3];
         if third > 0 {
-            let mut c = [0u32; 3];
             let batch = self.batch();
             if batch == 1 || self.fused {
                 for i in 0..third {
@@ -408,28 +435,23 @@ impl Codec {
                     c = crc::append3(c, r(0), r(1), r(2));
                 }
             }
-            let shift = self.shift(third * gd);
-            crc = shift.combine(shift.combine(c[0], c[1]), c[2]);
         }
+        // The third chain goes on over the groups after the thirds and the partial group.
         for j in 3 * third..direct {
             let g = &data[j * gd..(j + 1) * gd];
             self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
-            crc = crc::append(crc, g);
+            c[2] = crc::append(c[2], g);
         }
         let rest = &data[direct * gd..];
-        crc = crc::append(crc, rest);
+        c[2] = crc::append(c[2], rest);
+        let crc = self.join(c, third * gd, data.len());
         let mut last = vec![0u8; area - direct * gd];
         last[..rest.len()].copy_from_slice(rest);
         let at = last.len() - tail_len;
         if tail_len == TAIL {
             last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
         } else {
-            // One check block: its CRC is the chunk's, just taken.
-            let crcs = if check_blocks(data.len()) == 1 {
-                vec![crc]
-            } else {
-                block_crcs(data)
-            };
+            let crcs = self.block_crcs(data, c, crc);
             last[at..].copy_from_slice(&tail_bytes_v2(index, data.len(), &crcs));
         }
         for (g, o) in last
@@ -613,12 +635,13 @@ impl Codec {
     /// matches. When it does not, `ranges` is every check block that failed, or the whole
     /// chunk when the tail itself cannot be trusted: no byte outside them is unproven.
     pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
-        let (crc, mut stats) = match block_words(self.layout.row_bytes / 8) {
+        let (c, third, mut stats) = match block_words(self.layout.row_bytes / 8) {
             8 => self.decode_chunk_b::<8>(enc, len, out),
             4 => self.decode_chunk_b::<4>(enc, len, out),
             2 => self.decode_chunk_b::<2>(enc, len, out),
             _ => self.decode_chunk_b::<1>(enc, len, out),
         };
+        let crc = self.join(c, third, len.min(out.len()));
         // Groups were decoded a third of the chunk apart: put their lane masks in order.
         stats.bad_lanes.sort_by_key(|(g, _)| *g);
         let whole = vec![(0, len as u64)];
@@ -633,11 +656,17 @@ impl Codec {
             // One block: the CRC the kernels took as they decoded.
             if stored == crc { Vec::new() } else { whole }
         } else {
+            let blocks = Blocks::of(len, self.layout.group_data);
             let mut ranges = Vec::new();
-            for (b, (piece, want)) in out[..len].chunks(CHECK_BLOCK).zip(&tail.crcs).enumerate() {
-                if crc32c::crc32c(piece) != *want {
-                    let a = (b * CHECK_BLOCK) as u64;
-                    push_range(&mut ranges, a, a + piece.len() as u64);
+            for (b, (got, want)) in self
+                .block_crcs(&out[..len], c, crc)
+                .iter()
+                .zip(&tail.crcs)
+                .enumerate()
+            {
+                if got != want {
+                    let r = blocks.range(b);
+                    push_range(&mut ranges, r.start as u64, r.end as u64);
                 }
             }
             ranges
@@ -691,7 +720,7 @@ impl Codec {
         enc: &[u8],
         len: usize,
         out: &mut [u8],
-    ) -> (u32, ChunkStats) {
+    ) -> ([u32; 3], usize, ChunkStats) {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let groups = enc.len() / gb;
         debug_assert_eq!(out.len(), groups * gd);
@@ -701,9 +730,8 @@ impl Codec {
         // chains over the bytes just decoded.
         let full = (len / gd).min(groups);
         let third = full / 3;
-        let mut crc = 0;
+        let mut c = [0u32; 3];
         if third > 0 {
-            let mut c = [0u32; 3];
             // Groups from each third, a batch at a time (one group unless they are small),
             // then the CRC over the three batches just decoded.
             let batch = self.batch();
@@ -758,17 +786,15 @@ impl Codec {
                 let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
                 c = crc::append3(c, r(0), r(1), r(2));
             }
-            let shift = self.shift(third * gd);
-            crc = shift.combine(shift.combine(c[0], c[1]), c[2]);
         }
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
             let o = &mut out[j * gd..(j + 1) * gd];
             self.decode_group(genc, o, j, &mut s, &mut stats);
             let payload = len.saturating_sub(j * gd).min(gd);
-            crc = crc::append(crc, &o[..payload]);
+            c[2] = crc::append(c[2], &o[..payload]);
         }
-        (crc, stats)
+        (c, third * gd, stats)
     }
 }
 
@@ -779,7 +805,7 @@ pub struct ChunkCheck {
     pub stats: ChunkStats,
     /// CRC-32C of the payload as decoded.
     pub crc: u32,
-    /// CRC-32C the tail stores.
+    /// CRC-32C the tail stores (its first check block's in version 2).
     pub stored_crc: u32,
     /// Whether the tail's index and length are the expected ones.
     pub tail_ok: bool,
@@ -802,13 +828,8 @@ impl ChunkCheck {
     }
 }
 
-/// The CRC-32C of each check block of a chunk's payload.
-pub fn block_crcs(data: &[u8]) -> Vec<u32> {
-    if data.is_empty() {
-        return vec![0];
-    }
-    data.chunks(CHECK_BLOCK).map(crc32c::crc32c).collect()
-}
+/// Chunks [`EncodeCore::chunks`] encodes before adding them to the recovery coder at once.
+pub const RECOVERY_BATCH: usize = 4;
 
 /// Encoder state: header, chunks (with their frames and recovery chunks in version 2), end.
 #[derive(Debug)]
@@ -893,6 +914,41 @@ impl EncodeCore {
     /// completes one.
     pub fn chunk(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
         debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
+        self.chunks(data, out)
+    }
+
+    /// Appends consecutive chunks: `data` is whole chunks, the last one possibly shorter (a
+    /// stream's last chunk). Up to [`RECOVERY_BATCH`] chunks of one stripe at a time are
+    /// encoded and then added to the recovery coder together, while they are still in cache,
+    /// so that its accumulators are read and written once per batch, not once per chunk.
+    pub fn chunks(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
+        let cs = self.codec.layout.chunk_size;
+        let mut rest = data;
+        while !rest.is_empty() {
+            let room = match (&self.stripes, self.plan) {
+                (Some(st), Some(p)) => p.stripe - st.added(),
+                _ => RECOVERY_BATCH,
+            };
+            let n = rest.len().div_ceil(cs).min(RECOVERY_BATCH).min(room);
+            let (batch, after) = rest.split_at((n * cs).min(rest.len()));
+            for c in batch.chunks(cs) {
+                self.encode_one(c, out);
+            }
+            if let Some(st) = &mut self.stripes {
+                for c in batch.chunks(cs) {
+                    st.add(c)?;
+                }
+                if st.full() {
+                    self.recovery_chunks(out)?;
+                }
+            }
+            rest = after;
+        }
+        Ok(())
+    }
+
+    /// Appends one data chunk's frame (version 2) and groups.
+    fn encode_one(&mut self, data: &[u8], out: &mut Buf) {
         if !self.v1() {
             let mut f = self.frame(Kind::Data);
             f.index = self.index;
@@ -905,13 +961,6 @@ impl EncodeCore {
         self.crc = combine(&self.full, self.crc, crc, data.len());
         self.index += 1;
         self.total += data.len() as u64;
-        if let Some(st) = &mut self.stripes {
-            st.add(data)?;
-            if st.full() {
-                self.recovery_chunks(out)?;
-            }
-        }
-        Ok(())
     }
 
     /// Appends the recovery chunks of the stripe that has just ended.

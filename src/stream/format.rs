@@ -32,9 +32,6 @@ pub const MAX_CHUNK_SIZE: usize = 64 << 20;
 pub const MAX_ENCODED_CHUNK: usize = 256 << 20;
 /// The payload size the default version 1 chunk size is rounded from.
 pub const DEFAULT_CHUNK_TARGET: usize = 1 << 20;
-/// The most payload a default version 2 chunk carries: one check block, so that damage costs
-/// at most one block and recovery works in units this small.
-pub const DEFAULT_CHUNK_TARGET_V2: usize = CHECK_BLOCK;
 /// Largest slot a header or trailer copy can occupy (`MAX_INTERLEAVE / 8`).
 pub const MAX_SLOT: usize = MAX_INTERLEAVE / 8;
 
@@ -137,7 +134,8 @@ impl Layout {
                 "chunk size {chunk_size} exceeds the cap of {MAX_CHUNK_SIZE} bytes"
             )));
         }
-        let chunk_groups = (chunk_size + tail_len(chunk_size, version)).div_ceil(group_data);
+        let chunk_groups =
+            (chunk_size + tail_len(chunk_size, group_data, version)).div_ceil(group_data);
         let chunk_bytes = chunk_groups * group_bytes;
         if chunk_bytes > MAX_ENCODED_CHUNK {
             return Err(limit(format!(
@@ -188,7 +186,7 @@ impl Layout {
 
     /// Bytes of the tail of a chunk carrying `len` payload bytes.
     pub fn tail(&self, len: usize) -> usize {
-        tail_len(len, self.version)
+        tail_len(len, self.group_data, self.version)
     }
 
     /// Groups needed by a chunk carrying `len` payload bytes (plus its tail).
@@ -238,31 +236,114 @@ fn k_of(spec: &Spec) -> usize {
     }
 }
 
-/// Check blocks of a version 2 chunk carrying `len` payload bytes (at least one).
-pub fn check_blocks(len: usize) -> usize {
-    len.div_ceil(CHECK_BLOCK).max(1)
+/// The check blocks of a version 2 chunk: the byte ranges of its payload that each carry one
+/// CRC-32C in the tail. With `g = len / group_data` whole payload groups and `t = g / 3`, the
+/// chunk is cut in **thirds** `[0, T)`, `[T, 2T)`, `[2T, len)` (`T = t · group_data`) when
+/// `t ≥ 1` and each third is at most [`CHECK_BLOCK`] bytes: these are the ranges the codec's
+/// three CRC chains cover as it codes, so their CRCs cost no extra pass. Otherwise (groups
+/// larger than a block, chunks too long or too short for thirds) the blocks are **pieces** of
+/// [`CHECK_BLOCK`] bytes, the last one shorter (one piece at least).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocks {
+    /// Three blocks, the first two of `third` bytes.
+    Thirds {
+        /// Bytes of each of the first two blocks (`T`).
+        third: usize,
+        /// Payload bytes of the chunk.
+        len: usize,
+    },
+    /// Consecutive pieces of [`CHECK_BLOCK`] bytes.
+    Pieces {
+        /// Payload bytes of the chunk.
+        len: usize,
+    },
+}
+
+impl Blocks {
+    /// The blocks of a chunk carrying `len` payload bytes in groups of `group_data` bytes.
+    pub fn of(len: usize, group_data: usize) -> Blocks {
+        let third = len / group_data.max(1) / 3 * group_data;
+        if third > 0 && third <= CHECK_BLOCK && len - 2 * third <= CHECK_BLOCK {
+            Blocks::Thirds { third, len }
+        } else {
+            Blocks::Pieces { len }
+        }
+    }
+
+    /// How many blocks (at least one).
+    pub fn count(&self) -> usize {
+        match *self {
+            Blocks::Thirds { .. } => 3,
+            Blocks::Pieces { len } => len.div_ceil(CHECK_BLOCK).max(1),
+        }
+    }
+
+    /// The byte range of block `b` within the chunk payload.
+    pub fn range(&self, b: usize) -> std::ops::Range<usize> {
+        match *self {
+            Blocks::Thirds { third, len } => {
+                let a = b * third;
+                a..if b == 2 { len } else { a + third }
+            }
+            Blocks::Pieces { len } => {
+                let a = (b * CHECK_BLOCK).min(len);
+                a..(a + CHECK_BLOCK).min(len)
+            }
+        }
+    }
+
+    /// The CRC-32C of each block of `payload` (the chunk's `len` bytes), in one pass each.
+    pub fn crcs(&self, payload: &[u8]) -> Vec<u32> {
+        (0..self.count())
+            .map(|b| crc32c::crc32c(&payload[self.range(b)]))
+            .collect()
+    }
 }
 
 /// Bytes of a chunk tail: 16 in version 1 (index, length, CRC); in version 2 four more for
-/// every check block after the first.
-pub fn tail_len(len: usize, version: u8) -> usize {
+/// every check block after the first ([`Blocks`]).
+pub fn tail_len(len: usize, group_data: usize, version: u8) -> usize {
     if version == VERSION_1 {
         TAIL
     } else {
-        TAIL + 4 * (check_blocks(len) - 1)
+        TAIL + 4 * (Blocks::of(len, group_data).count() - 1)
     }
+}
+
+/// The most payload bytes whose chunk (payload and tail) fits in `groups` groups of
+/// `group_data` bytes (zero when not even one byte does).
+pub fn payload_in_groups(groups: usize, group_data: usize, version: u8) -> usize {
+    let area = groups * group_data;
+    let mut p = area.saturating_sub(TAIL);
+    while p > 0 && p + tail_len(p, group_data, version) > area {
+        p -= 1;
+    }
+    p
 }
 
 /// The default chunk size for groups of `group_data` payload bytes. Version 1: about 1 MiB,
 /// rounded so that a full chunk (payload and tail) fills whole groups exactly. Version 2: the
-/// most whole groups whose payload fits one check block (one group when a group is larger).
+/// longest chunk whose payload and tail fill whole groups exactly and whose check blocks are
+/// three thirds of at most [`CHECK_BLOCK`] bytes (about 192 KiB); where groups are too large
+/// for thirds, the most whole groups whose payload fits one check block (one group when a
+/// group is larger).
 fn default_chunk_size_for(group_data: usize, version: u8) -> usize {
     if version != VERSION_1 {
-        let groups = ((DEFAULT_CHUNK_TARGET_V2 + TAIL) / group_data).max(1);
+        let thirds_tail = TAIL + 8;
+        let most = (3 * CHECK_BLOCK + thirds_tail) / group_data + 1;
+        for groups in (1..=most).rev().take(8) {
+            let Some(size) = (groups * group_data).checked_sub(thirds_tail) else {
+                break;
+            };
+            if matches!(Blocks::of(size, group_data), Blocks::Thirds { .. }) {
+                return size;
+            }
+        }
+        let groups = ((CHECK_BLOCK + TAIL) / group_data).max(1);
         if groups * group_data > 2 * TAIL {
             let size = groups * group_data - TAIL;
             // A single group above one block carries several block CRCs in its tail.
-            return size - 4 * (check_blocks(size) - 1);
+            return size - 4 * (Blocks::of(size, group_data).count() - 1);
         }
         return 2 * group_data - TAIL;
     }
@@ -685,15 +766,28 @@ mod tests {
 
     #[test]
     fn default_chunks_fill_whole_groups() {
-        for (spec, d) in [("alien:9x9", 64), ("secded:72", 512), ("repetition:3", 64)] {
+        for (spec, d) in [
+            ("alien:9x9", 64),
+            ("secded:72", 512),
+            ("repetition:3", 64),
+            ("alien:31x33", 64),
+            ("hamming:7", 128),
+        ] {
             let v1 = Layout::with_version(&spec.parse().unwrap(), d, 0, VERSION_1).unwrap();
             assert_eq!((v1.chunk_size + TAIL) % v1.group_data, 0, "{spec}");
             assert!(v1.chunk_size >= DEFAULT_CHUNK_TARGET - v1.group_data);
             let l = layout(spec, d);
-            assert_eq!((l.chunk_size + TAIL) % l.group_data, 0, "{spec}");
-            assert!(l.chunk_size <= CHECK_BLOCK, "{spec}: one check block");
+            let tail = l.tail(l.chunk_size);
+            assert_eq!((l.chunk_size + tail) % l.group_data, 0, "{spec}");
+            // Three check blocks, each at most CHECK_BLOCK, and no longer chunk of whole
+            // groups has them.
+            let b = Blocks::of(l.chunk_size, l.group_data);
+            assert!(matches!(b, Blocks::Thirds { .. }), "{spec}: {b:?}");
+            assert!((0..3).all(|i| b.range(i).len() <= CHECK_BLOCK), "{spec}");
+            assert!(l.chunk_size > 3 * CHECK_BLOCK - 4 * l.group_data, "{spec}");
+            let longer = l.chunk_size + l.group_data;
             assert!(
-                l.chunk_size + l.group_data > CHECK_BLOCK,
+                !matches!(Blocks::of(longer, l.group_data), Blocks::Thirds { .. }),
                 "{spec}: as many groups as fit"
             );
         }
@@ -705,6 +799,33 @@ mod tests {
         let l = layout("alien:9x9", 64);
         assert_eq!(l.group_data, 520);
         assert_eq!(l.group_bytes, 648);
+        assert_eq!(l.chunk_size, 376 * 520 - 24);
+    }
+
+    #[test]
+    fn check_blocks_tile_the_payload() {
+        for gd in [1usize, 8, 24, 520, 4096, 33000, 70000] {
+            for len in (1..400_000)
+                .step_by(997)
+                .chain([gd, 3 * gd, 3 * gd + 1, 196_608])
+            {
+                let b = Blocks::of(len, gd);
+                let mut at = 0;
+                for i in 0..b.count() {
+                    let r = b.range(i);
+                    assert_eq!(r.start, at, "gd {gd} len {len} {b:?}");
+                    assert!(r.len() <= CHECK_BLOCK && !r.is_empty());
+                    at = r.end;
+                }
+                assert_eq!(at, len, "gd {gd} len {len}");
+                // Thirds are exactly the codec's three chains: whole groups, a third of
+                // the payload's whole groups each.
+                if let Blocks::Thirds { third, .. } = b {
+                    assert_eq!(third, len / gd / 3 * gd);
+                    assert_eq!(third % gd, 0);
+                }
+            }
+        }
     }
 
     #[test]

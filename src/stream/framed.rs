@@ -7,9 +7,9 @@
 //! Output is produced a stripe at a time into the caller's buffer, so memory is one stripe
 //! of payload plus one frame of input, whatever the stream says.
 
-use super::codec::{Buf, ChunkStats, Codec, block_crcs, push_range, recovery_groups};
+use super::codec::{Buf, ChunkStats, Codec, push_range, recovery_groups};
 use super::crc::Shift;
-use super::format::{Layout, read_tail};
+use super::format::{Blocks, Layout, read_tail};
 use super::frame::{self, FRAME, Frame, Kind, MAX_META, Metadata, StripeShape};
 use super::source::Source;
 use super::stripe::{self, Plan, shard_bytes};
@@ -529,7 +529,9 @@ impl FramedDecoder {
             Some(hint)
         } else {
             read_tail(slice, &l)
-                .filter(|t| t.index == i && block_crcs(&slice[..t.len]) == t.crcs)
+                .filter(|t| {
+                    t.index == i && Blocks::of(t.len, l.group_data).crcs(&slice[..t.len]) == t.crcs
+                })
                 .map(|t| t.len)
         };
         let Some(len) = len else {

@@ -118,8 +118,9 @@ impl Options {
             return self;
         }
         let want = ((len / SMALL_INPUT_CHUNKS as u64) as usize).max(MIN_SMALL_CHUNK);
-        let groups = (want + format::TAIL).div_ceil(l.group_data);
-        self.chunk_size = (groups * l.group_data - format::TAIL).min(default);
+        let groups = (want + format::TAIL + 8).div_ceil(l.group_data);
+        let fits = format::payload_in_groups(groups, l.group_data, self.version);
+        self.chunk_size = fits.max(1).min(default);
         self
     }
 
@@ -416,11 +417,9 @@ pub fn encode(data: &[u8], opts: &Options) -> Result<Bytes> {
 pub fn encode_into(data: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()> {
     let mut core = opts.core()?;
     let mut buf = Buf::from_vec(std::mem::take(out));
-    let cs = core.layout().chunk_size;
     core.start(&mut buf);
-    let result = data
-        .chunks(cs)
-        .try_for_each(|chunk| core.chunk(chunk, &mut buf))
+    let result = core
+        .chunks(data, &mut buf)
         .and_then(|_| core.finish(&mut buf));
     *out = buf.into_vec();
     result

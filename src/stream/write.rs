@@ -1,13 +1,16 @@
 //! The `io::Write` encoder.
 
 use super::Options;
-use super::codec::{Buf, EncodeCore};
+use super::codec::{Buf, EncodeCore, RECOVERY_BATCH};
 use std::io::{self, Write};
 
 /// Encodes everything written to it into a tilecode stream written to `W`.
 ///
-/// Input is gathered into chunks; each full chunk is encoded and written out, so memory is
-/// O(chunk) whatever the length of the stream, and the length need not be known in advance.
+/// Input is gathered into chunks; each full chunk is encoded and written out (a write of
+/// several whole chunks is encoded [`RECOVERY_BATCH`] chunks at a time, straight from the
+/// caller's buffer), so memory is O(chunk) whatever the length of the stream (the recovery
+/// layer adds its `R` accumulators of one chunk each), and the length need not be known in
+/// advance.
 /// [`Encoder::finish`] writes the last chunk and the trailer; dropping the encoder does that
 /// too, best effort, ignoring errors. [`Write::flush`] writes out every complete chunk and
 /// flushes `W`, but cannot end a chunk early: the format fixes every chunk but the last.
@@ -109,8 +112,10 @@ impl<W: Write> Write for Encoder<W> {
         self.dump()?;
         let cs = self.core.layout().chunk_size;
         if self.chunk.is_empty() && buf.len() >= cs {
-            self.core.chunk(&buf[..cs], &mut self.out)?;
-            return Ok(cs);
+            // Whole chunks straight from the caller's buffer, a batch at a time.
+            let n = (buf.len() / cs).min(RECOVERY_BATCH) * cs;
+            self.core.chunks(&buf[..n], &mut self.out)?;
+            return Ok(n);
         }
         let take = (cs - self.chunk.len()).min(buf.len());
         self.chunk.extend_from_slice(&buf[..take]);
