@@ -63,15 +63,16 @@ fn crafted_headers_cannot_ask_for_memory() {
             };
             let info = StreamInfo {
                 stream_id: 9,
-                stripe: 480,
-                recovery: 24,
+                stripe: 240,
+                recovery: 16,
             };
             let block = format::header_block(&l, &info);
             let mut bytes = Vec::new();
             format::region_bytes(&block, l.slot, &mut bytes);
             bytes.truncate(200);
             // And a frame that names the same layout, with a chunk of the largest size.
-            let plan = Plan::checked(480, 24, 65536);
+            let plan = Plan::checked(240, 16, 65536);
+            assert!(plan.is_some(), "the largest stripe the caps allow");
             let mut f = Frame::new(Kind::Data, &l, plan, 9);
             f.length = cs as u64;
             let mut framed = f.to_bytes().to_vec();

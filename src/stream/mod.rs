@@ -24,6 +24,7 @@ mod crc;
 pub mod format;
 pub mod frame;
 mod framed;
+pub mod gf256;
 pub mod kernel;
 pub mod naive;
 mod open;

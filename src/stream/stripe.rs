@@ -1,24 +1,54 @@
 //! Recovery chunks (format v2): Reed–Solomon erasure coding across a stripe of data chunks,
-//! par2-style, over `reed-solomon-simd`. A stripe is `K` consecutive data chunks followed by
-//! `R` recovery chunks; any `K` of the `K + R` rebuild the rest. The shards are the chunks'
-//! payloads, zero-padded to the shard size; a short last stripe is padded with virtual
-//! all-zero data chunks that are never written, so it uses the same code.
+//! par2-style. A stripe is `K` consecutive data chunks followed by `R` recovery chunks; any
+//! `K` of the `K + R` rebuild the rest.
+//!
+//! # The code
+//!
+//! A systematic Cauchy Reed–Solomon code over GF(2^8) with the AES polynomial
+//! x^8 + x^4 + x^3 + x + 1 ([`gf256`](super::gf256)). Data shard `i` (`0 <= i < K`) sits at
+//! the field element `x_i = i`, recovery shard `s` (`0 <= s < R`) at `y_s = K + s`; these
+//! `K + R <= 256` elements are distinct. With `C[s][i] = 1 / (x_i + y_s)` (addition is XOR),
+//! the coefficients are the columns of `C` scaled so that row 0 is all ones:
+//!
+//! ```text
+//! C'[s][i] = C[s][i] / C[0][i] = (x_i + y_0) / (x_i + y_s) = (i ^ K) / (i ^ (K + s))
+//! ```
+//!
+//! and recovery shard `s` is `p_s = Σ_i C'[s][i] d_i`, byte by byte, where `d_i` is data chunk
+//! `i`'s payload zero-padded to the shard size ([`shard_bytes`], the chunk size). Recovery
+//! shard 0 is thus the XOR of the data. A short stripe (`K' < K` data chunks) has no terms
+//! for the virtual chunks `K' .. K - 1` (they are zero), and emits only the first
+//! `R' = recovery_for(K')` recovery shards.
+//!
+//! **Any `K` of the `K + R` shards rebuild the rest** (the code is MDS). The generator is
+//! `[I; C']`. Take any `K` of its rows: `K - e` identity rows (the data shards that survive)
+//! and `e` rows of `C'` (recovery shards `S`). Expanding the determinant along the identity
+//! rows leaves the `e` by `e` minor of `C'` with rows `S` and the columns `M` of the `e`
+//! missing data shards. That minor is the minor of `C` on `S`, `M` with each column `i`
+//! multiplied by the non-zero `1 / C[0][i]`, so it is non-zero exactly when the minor of `C`
+//! is. A square submatrix of a Cauchy matrix is a Cauchy matrix (of the chosen `x`s and
+//! `y`s), and a Cauchy matrix with distinct `x`s, distinct `y`s and no `x_i = y_s` has the
+//! non-zero determinant `Π_{i<j} (x_j + x_i)(y_j + y_i) / Π_{i,s} (x_i + y_s)`. So every
+//! such minor is invertible, and the missing shards are the unique solution of
+//! `C'[S][M] d_M = p_S + Σ_{i ∉ M} C'[S][i] d_i`. Since any `e` recovery rows serve, any
+//! subset of the recovery shards (the first `R'` of a short stripe, or whichever verified)
+//! is usable, and the virtual zero chunks of a short stripe are simply known data.
 
+use super::gf256;
 use crate::error::{Error, Result};
-use reed_solomon_simd::{ReedSolomonDecoder, ReedSolomonEncoder};
 
-/// Data chunks per stripe at recovery percentages up to [`SMALL_STRIPE_MAX_PERCENT`]: with up
-/// to 4 recovery chunks the Reed–Solomon work area is 128 shards (8 MiB at the default chunk
-/// size), which keeps default decoding far below 64 MiB.
-pub const SMALL_STRIPE: usize = 124;
-/// Data chunks per stripe above [`SMALL_STRIPE_MAX_PERCENT`]: long enough that 5 % repairs a
-/// megabyte of consecutive damage.
-pub const LARGE_STRIPE: usize = 480;
+/// Data chunks per stripe at recovery percentages up to [`SMALL_STRIPE_MAX_PERCENT`]: the
+/// default 2 % then gives `R = 2`, the cheap case (recovery shard 0 is an XOR).
+pub const SMALL_STRIPE: usize = 100;
+/// The most data chunks a stripe has above [`SMALL_STRIPE_MAX_PERCENT`] (fewer when `K + R`
+/// would exceed [`MAX_STRIPE_SHARDS`]): long enough that 5 % repairs a megabyte of
+/// consecutive damage.
+pub const LARGE_STRIPE: usize = 240;
 /// The largest percentage that uses [`SMALL_STRIPE`].
 pub const SMALL_STRIPE_MAX_PERCENT: f64 = 3.0;
-/// The most chunks (data and recovery) a stripe may have; a frame naming more is refused, so
-/// that a hostile header cannot ask for a huge Reed–Solomon work area.
-pub const MAX_STRIPE_SHARDS: usize = 1024;
+/// The most chunks (data and recovery) a stripe may have: the code's field has 256
+/// elements, one per shard.
+pub const MAX_STRIPE_SHARDS: usize = 256;
 /// The most payload a stripe may hold (a decoder keeps one stripe in memory): larger chunks
 /// need a lower recovery percentage or none.
 pub const MAX_STRIPE_BYTES: usize = 256 << 20;
@@ -36,10 +66,12 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for a recovery percentage (`None` for 0) and chunks of `chunk_size` bytes:
-    /// `R = max(2, ceil(K p / 100))` with `K` = [`SMALL_STRIPE`] up to 3 % and
-    /// [`LARGE_STRIPE`] above, fewer when a stripe of such chunks would exceed
-    /// [`MAX_STRIPE_BYTES`] (deep interleaving makes large chunks).
+    /// The plan for a recovery percentage `p` (`None` for 0) and chunks of `chunk_size`
+    /// bytes. `K` = [`SMALL_STRIPE`] (100) for `p <= 3`; above, the largest `K <=`
+    /// [`LARGE_STRIPE`] (240) with `K + max(2, ceil(K p / 100)) <=` [`MAX_STRIPE_SHARDS`]
+    /// (256); in both cases at most [`MAX_STRIPE_BYTES`]` / chunk_size` (deep interleaving
+    /// makes large chunks) and at least 1. Then `R = max(2, ceil(K p / 100))`. So 2 % gives
+    /// `K = 100, R = 2`; 5 % gives `240, 12`; 10 % gives `232, 24`; 100 % gives `128, 128`.
     pub fn for_percent(percent: f64, chunk_size: usize) -> Result<Option<Plan>> {
         if !(0.0..=100.0).contains(&percent) || percent.is_nan() {
             return Err(Error::Limit {
@@ -50,15 +82,21 @@ impl Plan {
         if percent == 0.0 {
             return Ok(None);
         }
+        let recovery = |k: usize| ((k as f64 * percent / 100.0).ceil() as usize).max(MIN_RECOVERY);
         let stripe = if percent <= SMALL_STRIPE_MAX_PERCENT {
             SMALL_STRIPE
         } else {
-            LARGE_STRIPE
+            (1..=LARGE_STRIPE)
+                .rev()
+                .find(|&k| k + recovery(k) <= MAX_STRIPE_SHARDS)
+                .unwrap_or(1)
         }
         .min(MAX_STRIPE_BYTES / chunk_size.max(1))
         .max(1);
-        let recovery = ((stripe as f64 * percent / 100.0).ceil() as usize).max(MIN_RECOVERY);
-        Ok(Some(Plan { stripe, recovery }))
+        Ok(Some(Plan {
+            stripe,
+            recovery: recovery(stripe),
+        }))
     }
 
     /// The plan a header or frame states, if it is within the caps for chunks of
@@ -79,27 +117,57 @@ impl Plan {
             .max(MIN_RECOVERY)
             .min(self.recovery)
     }
+
+    /// The coefficient `C'[s][i]` of data shard `i` in recovery shard `s` (see the module
+    /// documentation): `(i ^ K) / (i ^ (K + s))`.
+    pub fn coefficient(&self, s: usize, i: usize) -> u8 {
+        debug_assert!(i < self.stripe && s < self.recovery);
+        let k = self.stripe;
+        gf256::div((i ^ k) as u8, (i ^ (k + s)) as u8)
+    }
+
+    /// Refuses a plan the code cannot have (`K + R > 256`, or zero of either).
+    fn check(&self) -> Result<()> {
+        if self.stripe == 0 || self.recovery == 0 || self.stripe + self.recovery > 256 {
+            return Err(Error::Limit {
+                what: format!(
+                    "a stripe of {} data and {} recovery chunks",
+                    self.stripe, self.recovery
+                ),
+                reason: format!(
+                    "expected 1 or more of each and at most {MAX_STRIPE_SHARDS} in all"
+                ),
+            });
+        }
+        Ok(())
+    }
 }
 
-/// Bytes of a shard for chunks of `chunk_size` payload bytes (even, as the coder requires).
+/// Bytes of a shard for chunks of `chunk_size` payload bytes: the chunk size (a shorter
+/// chunk's payload counts as zero-padded to it).
 pub fn shard_bytes(chunk_size: usize) -> usize {
-    chunk_size.next_multiple_of(2)
+    chunk_size
 }
 
-/// Gathers a stripe's data chunks and makes its recovery shards.
+/// Gathers a stripe's data chunks and makes its recovery shards: each chunk is multiplied
+/// into the `R` accumulators as it comes (no copy of the chunk is kept).
 pub struct StripeEncoder {
-    enc: ReedSolomonEncoder,
     plan: Plan,
-    shard: usize,
+    chunk_size: usize,
+    /// `C'`, row-major `R` by `K`.
+    coefs: Vec<u8>,
+    /// The `R` recovery shards of the current stripe so far.
+    acc: Vec<Vec<u8>>,
     added: usize,
-    pad: Vec<u8>,
+    /// Coefficients of the chunks of one [`StripeEncoder::add_many`] call.
+    batch: Vec<u8>,
 }
 
 impl std::fmt::Debug for StripeEncoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StripeEncoder")
             .field("plan", &self.plan)
-            .field("shard", &self.shard)
+            .field("chunk_size", &self.chunk_size)
             .field("added", &self.added)
             .finish()
     }
@@ -108,14 +176,17 @@ impl std::fmt::Debug for StripeEncoder {
 impl StripeEncoder {
     /// An encoder for stripes of this plan and chunk size.
     pub fn new(plan: Plan, chunk_size: usize) -> Result<StripeEncoder> {
-        let shard = shard_bytes(chunk_size);
-        let enc = ReedSolomonEncoder::new(plan.stripe, plan.recovery, shard).map_err(rs_error)?;
+        plan.check()?;
+        let coefs = (0..plan.recovery)
+            .flat_map(|s| (0..plan.stripe).map(move |i| plan.coefficient(s, i)))
+            .collect();
         Ok(StripeEncoder {
-            enc,
             plan,
-            shard,
+            chunk_size,
+            coefs,
+            acc: vec![vec![0u8; shard_bytes(chunk_size)]; plan.recovery],
             added: 0,
-            pad: Vec::new(),
+            batch: Vec::new(),
         })
     }
 
@@ -131,42 +202,50 @@ impl StripeEncoder {
 
     /// Adds the next data chunk's payload (at most the chunk size).
     pub fn add(&mut self, payload: &[u8]) -> Result<()> {
-        if payload.len() == self.shard {
-            self.enc.add_original_shard(payload).map_err(rs_error)?;
-        } else {
-            self.pad.clear();
-            self.pad.extend_from_slice(payload);
-            self.pad.resize(self.shard, 0);
-            self.enc.add_original_shard(&self.pad).map_err(rs_error)?;
+        self.add_many(&[payload])
+    }
+
+    /// Adds the next data chunks of the current stripe (at most as many as it has room for,
+    /// each at most the chunk size) in one pass over the recovery shards.
+    pub fn add_many(&mut self, payloads: &[&[u8]]) -> Result<()> {
+        let room = self.plan.stripe - self.added;
+        if payloads.len() > room {
+            return Err(Error::Limit {
+                what: format!("{} more chunks in a stripe", payloads.len()),
+                reason: format!("expected at most {room}"),
+            });
         }
-        self.added += 1;
+        if let Some(p) = payloads.iter().find(|p| p.len() > self.chunk_size) {
+            return Err(Error::Limit {
+                what: format!("a chunk of {} bytes", p.len()),
+                reason: format!("expected at most the chunk size, {}", self.chunk_size),
+            });
+        }
+        let (k, n, first) = (self.plan.stripe, payloads.len(), self.added);
+        self.batch.clear();
+        for s in 0..self.plan.recovery {
+            self.batch
+                .extend_from_slice(&self.coefs[s * k + first..s * k + first + n]);
+        }
+        let mut dsts: Vec<&mut [u8]> = self.acc.iter_mut().map(|a| &mut a[..]).collect();
+        gf256::mul_acc_many(&mut dsts, payloads, &self.batch);
+        self.added += n;
         Ok(())
     }
 
-    /// Ends the stripe: pads it with virtual zero chunks, computes the recovery shards and
-    /// hands the first `R'` of them to `emit` (with their numbers), then starts a new stripe.
-    /// Returns `R'` (zero for an empty stripe).
+    /// Ends the stripe: hands the first `R'` recovery shards to `emit` (with their numbers),
+    /// then starts a new stripe. Returns `R'` (zero for an empty stripe).
     pub fn finish(&mut self, mut emit: impl FnMut(usize, &[u8]) -> Result<()>) -> Result<usize> {
         if self.added == 0 {
             return Ok(0);
         }
-        if self.added < self.plan.stripe {
-            self.pad.clear();
-            self.pad.resize(self.shard, 0);
-            for _ in self.added..self.plan.stripe {
-                self.enc.add_original_shard(&self.pad).map_err(rs_error)?;
-            }
-        }
         let count = self.plan.recovery_for(self.added);
-        {
-            let result = self.enc.encode().map_err(rs_error)?;
-            for (i, shard) in result.recovery_iter().take(count).enumerate() {
-                emit(i, shard)?;
-            }
+        for (i, shard) in self.acc.iter().take(count).enumerate() {
+            emit(i, shard)?;
         }
-        self.enc
-            .reset(self.plan.stripe, self.plan.recovery, self.shard)
-            .map_err(rs_error)?;
+        for a in &mut self.acc {
+            a.fill(0);
+        }
         self.added = 0;
         Ok(count)
     }
@@ -176,9 +255,14 @@ impl StripeEncoder {
 pub type Rebuilt = Vec<(usize, Vec<u8>)>;
 
 /// Rebuilds the missing data chunks of a stripe of `data` chunks (`K'`) from the chunks that
-/// verified and the recovery shards that verified. `have(i)` gives data chunk `i`'s payload
-/// (`None` when it is missing); returns the rebuilt payloads (full shards) by chunk number,
-/// or `None` when fewer than `K'` chunks survive.
+/// verified and the recovery shards that verified (`(number, shard)`, each of
+/// [`shard_bytes`] bytes). `have(i)` gives data chunk `i`'s payload (`None` when it is
+/// missing); returns the rebuilt payloads (full shards) by chunk number, or `None` when
+/// fewer than `K'` chunks survive.
+///
+/// With `e` missing chunks `M`, it takes `e` recovery shards `S`, makes the syndromes
+/// `p_s + Σ_{i ∉ M} C'[s][i] d_i` (one batched pass), inverts the `e` by `e` matrix
+/// `C'[S][M]` and multiplies the syndromes by it (a second batched pass).
 pub fn rebuild<'a>(
     plan: Plan,
     chunk_size: usize,
@@ -186,117 +270,335 @@ pub fn rebuild<'a>(
     have: impl Fn(usize) -> Option<&'a [u8]>,
     recovery: &[(usize, &[u8])],
 ) -> Result<Option<Rebuilt>> {
+    plan.check()?;
+    if data > plan.stripe {
+        return Err(Error::Limit {
+            what: format!("a stripe of {data} data chunks"),
+            reason: format!("expected at most {}", plan.stripe),
+        });
+    }
+    let shard = shard_bytes(chunk_size);
     let missing: Vec<usize> = (0..data).filter(|&i| have(i).is_none()).collect();
     if missing.is_empty() {
         return Ok(Some(Vec::new()));
     }
-    if recovery.len() < missing.len() {
-        return Ok(None);
-    }
-    let shard = shard_bytes(chunk_size);
-    let mut dec = ReedSolomonDecoder::new(plan.stripe, plan.recovery, shard).map_err(rs_error)?;
-    let mut pad = vec![0u8; shard];
-    for i in 0..plan.stripe {
-        match (i < data).then(|| have(i)).flatten() {
-            Some(p) if p.len() == shard => dec.add_original_shard(i, p).map_err(rs_error)?,
-            Some(p) => {
-                pad[..p.len()].copy_from_slice(p);
-                pad[p.len()..].fill(0);
-                dec.add_original_shard(i, &pad).map_err(rs_error)?;
-            }
-            None if i >= data => {
-                pad.fill(0);
-                dec.add_original_shard(i, &pad).map_err(rs_error)?;
-            }
-            None => {}
+    // The first `e` usable recovery shards, one per number.
+    let mut rows: Vec<(usize, &[u8])> = Vec::with_capacity(missing.len());
+    for &(s, p) in recovery {
+        if rows.len() == missing.len() {
+            break;
+        }
+        if p.len() != shard {
+            return Err(Error::Limit {
+                what: format!("a recovery shard of {} bytes", p.len()),
+                reason: format!("expected {shard}"),
+            });
+        }
+        if s < plan.recovery && rows.iter().all(|&(r, _)| r != s) {
+            rows.push((s, p));
         }
     }
-    for &(r, s) in recovery {
-        dec.add_recovery_shard(r, s).map_err(rs_error)?;
+    if rows.len() < missing.len() {
+        return Ok(None);
     }
-    let result = dec.decode().map_err(rs_error)?;
-    Ok(Some(
-        missing
-            .iter()
-            .map(|&i| {
-                let s = result.restored_original(i).expect("a missing original");
-                (i, s.to_vec())
-            })
-            .collect(),
-    ))
-}
-
-fn rs_error(e: reed_solomon_simd::Error) -> Error {
-    Error::Limit {
-        what: "reed-solomon recovery".into(),
-        reason: e.to_string(),
+    let present: Vec<(usize, &[u8])> = (0..data).filter_map(|i| have(i).map(|p| (i, p))).collect();
+    if let Some((i, p)) = present.iter().find(|(_, p)| p.len() > shard) {
+        return Err(Error::Limit {
+            what: format!("data chunk {i} of {} bytes", p.len()),
+            reason: format!("expected at most {shard}"),
+        });
     }
+    // Syndromes: p_s + Σ_{present i} C'[s][i] d_i = Σ_{missing i} C'[s][i] d_i.
+    let mut syn: Vec<Vec<u8>> = rows.iter().map(|(_, p)| p.to_vec()).collect();
+    let coefs: Vec<u8> = rows
+        .iter()
+        .flat_map(|&(s, _)| present.iter().map(move |&(i, _)| plan.coefficient(s, i)))
+        .collect();
+    let srcs: Vec<&[u8]> = present.iter().map(|&(_, p)| p).collect();
+    gf256::mul_acc_many(
+        &mut syn.iter_mut().map(|v| &mut v[..]).collect::<Vec<_>>(),
+        &srcs,
+        &coefs,
+    );
+    // d_M = C'[S][M]^-1 syn.
+    let e = missing.len();
+    let m: Vec<u8> = rows
+        .iter()
+        .flat_map(|&(s, _)| missing.iter().map(move |&i| plan.coefficient(s, i)))
+        .collect();
+    let minv = gf256::invert(&m, e).expect("a square submatrix of a Cauchy matrix is invertible");
+    let mut out: Vec<Vec<u8>> = vec![vec![0u8; shard]; e];
+    let syn: Vec<&[u8]> = syn.iter().map(|v| &v[..]).collect();
+    gf256::mul_acc_many(
+        &mut out.iter_mut().map(|v| &mut v[..]).collect::<Vec<_>>(),
+        &syn,
+        &minv,
+    );
+    Ok(Some(missing.into_iter().zip(out).collect()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::gf256::mul_slow;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha20Rng;
 
     #[test]
     fn plans_follow_the_rule() {
         let cs = 65504;
         assert_eq!(Plan::for_percent(0.0, cs).unwrap(), None);
-        let p = Plan::for_percent(2.0, cs).unwrap().unwrap();
-        assert_eq!((p.stripe, p.recovery), (124, 3));
-        let big = Plan::for_percent(2.0, 8 << 20).unwrap().unwrap();
-        assert_eq!((big.stripe, big.recovery), (32, 2));
+        let shape = |p: f64, cs: usize| {
+            let p = Plan::for_percent(p, cs).unwrap().unwrap();
+            (p.stripe, p.recovery)
+        };
+        assert_eq!(shape(2.0, cs), (100, 2));
+        assert_eq!(shape(3.0, cs), (100, 3));
+        assert_eq!(shape(0.1, cs), (100, 2));
+        assert_eq!(shape(2.0, 8 << 20), (32, 2));
+        assert_eq!(shape(3.5, cs), (240, 9));
+        assert_eq!(shape(5.0, cs), (240, 12));
+        assert_eq!(shape(10.0, cs), (232, 24));
+        assert_eq!(shape(100.0, cs), (128, 128));
+        assert_eq!(shape(100.0, 64 << 20), (4, 4));
+        for tenth in 1..=1000 {
+            let p = Plan::for_percent(tenth as f64 / 10.0, cs).unwrap().unwrap();
+            assert!(p.stripe + p.recovery <= MAX_STRIPE_SHARDS, "{tenth}");
+            assert_eq!(Plan::checked(p.stripe, p.recovery, cs), Some(p));
+        }
         let p = Plan::for_percent(5.0, cs).unwrap().unwrap();
-        assert_eq!((p.stripe, p.recovery), (480, 24));
-        assert_eq!(Plan::for_percent(0.1, cs).unwrap().unwrap().recovery, 2);
         assert_eq!(p.recovery_for(1), 2);
-        assert_eq!(p.recovery_for(480), 24);
+        assert_eq!(p.recovery_for(240), 12);
         assert_eq!(p.recovery_for(100), 5);
         assert!(Plan::for_percent(101.0, cs).is_err());
         assert!(Plan::for_percent(f64::NAN, cs).is_err());
+        assert_eq!(Plan::checked(240, 16, cs).map(|p| p.recovery), Some(16));
+        assert_eq!(Plan::checked(240, 17, cs), None);
+    }
+
+    /// 1 / a by search, with the shift-and-add product only.
+    fn inv_slow(a: u8) -> u8 {
+        (1..=255u8).find(|&b| mul_slow(a, b) == 1).unwrap()
+    }
+
+    /// Recovery shard `s` of a stripe byte by byte from the definition.
+    fn naive_shard(plan: Plan, cs: usize, chunks: &[Vec<u8>], s: usize) -> Vec<u8> {
+        let k = plan.stripe;
+        let cauchy = |s: usize, i: usize| inv_slow((i ^ (k + s)) as u8);
+        (0..cs)
+            .map(|b| {
+                chunks.iter().enumerate().fold(0u8, |acc, (i, d)| {
+                    let c = mul_slow(cauchy(s, i), inv_slow(cauchy(0, i)));
+                    acc ^ mul_slow(c, d.get(b).copied().unwrap_or(0))
+                })
+            })
+            .collect()
+    }
+
+    fn encode(
+        plan: Plan,
+        cs: usize,
+        chunks: &[Vec<u8>],
+        rng: &mut ChaCha20Rng,
+    ) -> Vec<(usize, Vec<u8>)> {
+        let mut enc = StripeEncoder::new(plan, cs).unwrap();
+        let mut at = 0;
+        while at < chunks.len() {
+            let n = rng.gen_range(1..=4).min(chunks.len() - at);
+            let batch: Vec<&[u8]> = chunks[at..at + n].iter().map(|c| &c[..]).collect();
+            if n == 1 {
+                enc.add(batch[0]).unwrap();
+            } else {
+                enc.add_many(&batch).unwrap();
+            }
+            at += n;
+            assert_eq!(enc.added(), at);
+        }
+        assert_eq!(enc.full(), chunks.len() == plan.stripe);
+        let mut rec = Vec::new();
+        let count = enc
+            .finish(|i, s| {
+                rec.push((i, s.to_vec()));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(count, plan.recovery_for(chunks.len()));
+        assert_eq!(rec.len(), count);
+        rec
     }
 
     #[test]
-    fn any_k_chunks_rebuild_the_stripe() {
-        let plan = Plan {
-            stripe: 6,
-            recovery: 3,
-        };
-        let cs = 101;
-        for data in [1usize, 4, 6] {
+    fn recovery_shards_follow_the_formula() {
+        let mut rng = ChaCha20Rng::seed_from_u64(8);
+        for (k, r, data, cs) in [
+            (1, 1, 1, 5),
+            (6, 3, 4, 101),
+            (40, 8, 40, 130),
+            (250, 6, 7, 64),
+        ] {
+            let plan = Plan {
+                stripe: k,
+                recovery: r,
+            };
             let chunks: Vec<Vec<u8>> = (0..data)
-                .map(|i| (0..cs - (i % 2)).map(|j| (i * 31 + j * 7) as u8).collect())
-                .collect();
-            let mut enc = StripeEncoder::new(plan, cs).unwrap();
-            for c in &chunks {
-                enc.add(c).unwrap();
-            }
-            let mut rec = Vec::new();
-            let count = enc
-                .finish(|i, s| {
-                    rec.push((i, s.to_vec()));
-                    Ok(())
+                .map(|i| {
+                    let len = if i % 3 == 2 { cs / 2 + 1 } else { cs };
+                    (0..len).map(|_| rng.r#gen()).collect()
                 })
-                .unwrap();
-            assert_eq!(count, plan.recovery_for(data));
-            // Lose as many data chunks as there are recovery shards.
-            let lost: Vec<usize> = (0..data).rev().take(count).collect();
-            let have = |i: usize| (!lost.contains(&i)).then(|| &chunks[i][..]);
-            let refs: Vec<(usize, &[u8])> = rec.iter().map(|(i, s)| (*i, &s[..])).collect();
-            let got = rebuild(plan, cs, data, have, &refs).unwrap().unwrap();
-            assert_eq!(got.len(), lost.len());
-            for (i, s) in got {
+                .collect();
+            let rec = encode(plan, cs, &chunks, &mut rng);
+            for (s, shard) in &rec {
                 assert_eq!(
-                    &s[..chunks[i].len()],
-                    &chunks[i][..],
-                    "stripe of {data}, chunk {i}"
+                    shard,
+                    &naive_shard(plan, cs, &chunks, *s),
+                    "{k}+{r}, shard {s}"
                 );
             }
-            // One loss too many.
-            if count < data {
-                let lost: Vec<usize> = (0..=count).collect();
-                let have = |i: usize| (!lost.contains(&i)).then(|| &chunks[i][..]);
-                assert!(rebuild(plan, cs, data, have, &refs).unwrap().is_none());
+            // Row 0 is the XOR of the data.
+            let xor: Vec<u8> = (0..cs)
+                .map(|b| {
+                    chunks
+                        .iter()
+                        .fold(0, |a, d| a ^ d.get(b).copied().unwrap_or(0))
+                })
+                .collect();
+            assert_eq!(rec[0].1, xor);
+            // The encoder starts the next stripe from zero.
+            assert_eq!(encode(plan, cs, &chunks, &mut rng), rec);
+        }
+    }
+
+    /// Every set of `e` out of `n`, in order.
+    fn subsets(n: usize, e: usize, out: &mut Vec<Vec<usize>>) {
+        fn go(n: usize, e: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            if cur.len() == e {
+                out.push(cur.clone());
+                return;
+            }
+            for i in from..n {
+                if n - i < e - cur.len() {
+                    break;
+                }
+                cur.push(i);
+                go(n, e, i + 1, cur, out);
+                cur.pop();
             }
         }
+        go(n, e, 0, &mut Vec::new(), out);
+    }
+
+    fn binomial(n: usize, e: usize) -> usize {
+        (0..e).fold(1usize, |acc, t| acc * (n - t) / (t + 1))
+    }
+
+    /// Random stripes; every erasure pattern of up to `R'` data chunks (a random sample of
+    /// them when there are too many) with a random choice of surviving recovery shards
+    /// rebuilds exactly; one loss more than the surviving shards gives `None`.
+    #[test]
+    fn any_k_chunks_rebuild_the_stripe() {
+        let mut rng = ChaCha20Rng::seed_from_u64(13);
+        let mut patterns = 0;
+        for case in 0..120 {
+            let plan = Plan {
+                stripe: rng.gen_range(1..=40),
+                recovery: rng.gen_range(1..=8),
+            };
+            let data = rng.gen_range(1..=plan.stripe);
+            let cs = match rng.gen_range(0..3) {
+                0 => rng.gen_range(1..=8),
+                1 => 64 * rng.gen_range(1..=3),
+                _ => rng.gen_range(1..=300),
+            };
+            let chunks: Vec<Vec<u8>> = (0..data)
+                .map(|_| {
+                    let len = if rng.gen_bool(0.7) {
+                        cs
+                    } else {
+                        rng.gen_range(1..=cs)
+                    };
+                    (0..len).map(|_| rng.r#gen()).collect()
+                })
+                .collect();
+            let rec = encode(plan, cs, &chunks, &mut rng);
+            let count = rec.len();
+            for e in 1..=count.min(data) {
+                let mut lost_sets = Vec::new();
+                if binomial(data, e) <= 400 {
+                    subsets(data, e, &mut lost_sets);
+                } else {
+                    let all: Vec<usize> = (0..data).collect();
+                    for _ in 0..100 {
+                        let mut l: Vec<usize> = all.choose_multiple(&mut rng, e).copied().collect();
+                        l.sort();
+                        lost_sets.push(l);
+                    }
+                }
+                for lost in lost_sets {
+                    patterns += 1;
+                    let have = |i: usize| (!lost.contains(&i)).then(|| &chunks[i][..]);
+                    // A random choice of at least `e` surviving recovery shards, in any order.
+                    let mut survive: Vec<(usize, &[u8])> =
+                        rec.iter().map(|(i, s)| (*i, &s[..])).collect();
+                    survive.shuffle(&mut rng);
+                    survive.truncate(rng.gen_range(e..=count));
+                    let got = rebuild(plan, cs, data, have, &survive).unwrap().unwrap();
+                    assert_eq!(
+                        got.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+                        lost,
+                        "case {case}"
+                    );
+                    for (i, s) in got {
+                        let c = &chunks[i];
+                        assert_eq!(s.len(), cs);
+                        assert_eq!(&s[..c.len()], &c[..], "case {case} {plan:?}, chunk {i}");
+                        assert!(s[c.len()..].iter().all(|&b| b == 0));
+                    }
+                    // One shard too few.
+                    survive.truncate(e - 1);
+                    assert!(
+                        rebuild(plan, cs, data, have, &survive).unwrap().is_none(),
+                        "case {case}"
+                    );
+                }
+            }
+            // One loss more than all the recovery shards.
+            if count < data {
+                let mut lost: Vec<usize> = (0..data).collect();
+                lost.shuffle(&mut rng);
+                lost.truncate(count + 1);
+                let have = |i: usize| (!lost.contains(&i)).then(|| &chunks[i][..]);
+                let all: Vec<(usize, &[u8])> = rec.iter().map(|(i, s)| (*i, &s[..])).collect();
+                assert!(rebuild(plan, cs, data, have, &all).unwrap().is_none());
+            }
+            // Nothing lost: nothing to do.
+            let have = |i: usize| Some(&chunks[i][..]);
+            assert_eq!(
+                rebuild(plan, cs, data, have, &[]).unwrap(),
+                Some(Vec::new())
+            );
+        }
+        assert!(patterns > 10_000, "{patterns} patterns");
+    }
+
+    #[test]
+    fn the_encoder_refuses_what_does_not_fit() {
+        let plan = Plan {
+            stripe: 3,
+            recovery: 2,
+        };
+        let mut enc = StripeEncoder::new(plan, 10).unwrap();
+        assert!(enc.add(&[0; 11]).is_err());
+        enc.add_many(&[&[1; 10], &[2; 3]]).unwrap();
+        assert!(enc.add_many(&[&[1; 10], &[2; 3]]).is_err());
+        assert_eq!(enc.added(), 2);
+        enc.add(&[7; 10]).unwrap();
+        assert!(enc.full());
+        assert!(enc.add(&[7; 10]).is_err());
+        let bad = Plan {
+            stripe: 250,
+            recovery: 7,
+        };
+        assert!(StripeEncoder::new(bad, 10).is_err());
     }
 }
