@@ -935,9 +935,8 @@ impl EncodeCore {
                 self.encode_one(c, out);
             }
             if let Some(st) = &mut self.stripes {
-                for c in batch.chunks(cs) {
-                    st.add(c)?;
-                }
+                let chunks: Vec<&[u8]> = batch.chunks(cs).collect();
+                st.add_many(&chunks)?;
                 if st.full() {
                     self.recovery_chunks(out)?;
                 }
