@@ -80,6 +80,27 @@ fn rows<V: Copy>(coefs: &[u8], dsts: usize, srcs: usize, splat: impl Fn(u8) -> V
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let rows = rows(coefs, dp.len(), sp.len(), |c| _mm512_set1_epi8(c as i8));
+    if sp.len() <= BATCH {
+        // One batch (the encoder's case): the choice of kernel leaves the strip loop.
+        // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
+        unsafe {
+            match sp.len() {
+                1 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<1>(dp, sp, &rows, o)),
+                2 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<2>(dp, sp, &rows, o)),
+                3 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<3>(dp, sp, &rows, o)),
+                _ => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<4>(dp, sp, &rows, o)),
+            }
+        }
+        return;
+    }
     for o in (0..len).step_by(STRIP) {
         for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
             // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
@@ -136,6 +157,27 @@ unsafe fn avx512_batch<const B: usize>(
 #[target_feature(enable = "avx2,gfni")]
 unsafe fn avx2_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let rows = rows(coefs, dp.len(), sp.len(), |c| _mm256_set1_epi8(c as i8));
+    if sp.len() <= BATCH {
+        // One batch (the encoder's case): the choice of kernel leaves the strip loop.
+        // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
+        unsafe {
+            match sp.len() {
+                1 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<1>(dp, sp, &rows, o)),
+                2 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<2>(dp, sp, &rows, o)),
+                3 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<3>(dp, sp, &rows, o)),
+                _ => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<4>(dp, sp, &rows, o)),
+            }
+        }
+        return;
+    }
     for o in (0..len).step_by(STRIP) {
         for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
             // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
