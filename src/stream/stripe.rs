@@ -469,6 +469,25 @@ mod tests {
         }
     }
 
+    /// The example of docs/format.md ("Recovery: the code").
+    #[test]
+    fn the_documented_example() {
+        let plan = Plan {
+            stripe: 3,
+            recovery: 2,
+        };
+        assert_eq!(
+            (0..3).map(|i| plan.coefficient(1, i)).collect::<Vec<_>>(),
+            [0x46, 0xA4, 0x7B]
+        );
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let chunks = [vec![1, 2], vec![3, 4], vec![5]];
+        let rec = encode(plan, 2, &chunks, &mut rng);
+        assert_eq!(rec, [(0, vec![0x07, 0x06]), (1, vec![0x3D, 0x2A])]);
+        let rec = encode(plan, 2, &chunks[..2], &mut rng);
+        assert_eq!(rec, [(0, vec![0x02, 0x06]), (1, vec![0xB1, 0x2A])]);
+    }
+
     /// Every set of `e` out of `n`, in order.
     fn subsets(n: usize, e: usize, out: &mut Vec<Vec<usize>>) {
         fn go(n: usize, e: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {

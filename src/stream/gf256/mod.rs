@@ -344,6 +344,9 @@ mod tests {
         }
         assert_eq!(x, 1);
         assert!(!seen[0]);
+        // FIPS-197's examples.
+        assert_eq!(mul(0x57, 0x83), 0xC1);
+        assert_eq!(mul(0x53, 0xCA), 0x01);
         // 2 is not a generator for this polynomial (its order is 51).
         let mut y = 2u8;
         let mut order = 1;

@@ -5,7 +5,9 @@
 //! [`BATCH`] held in registers, and for each batch every destination strip is loaded,
 //! accumulated and stored. A destination strip is thus read from memory once per strip (the
 //! later batches find it in L1) and every source strip once, whatever the number of
-//! destinations.
+//! destinations. A destination whose coefficients in a batch are all 1 takes plain XORs;
+//! otherwise every source is multiplied (a zero coefficient gives a zero product), so that
+//! the loop has one branch per destination and strip.
 
 use super::STRIP;
 use std::arch::x86_64::*;
@@ -46,45 +48,84 @@ pub(super) fn avx2(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
     unsafe { avx2_run(&dp, &sp, coefs, len) }
 }
 
+/// A destination's coefficients for one batch of sources.
+#[derive(Clone, Copy)]
+struct Row<V> {
+    /// All of them 1: a plain XOR.
+    ones: bool,
+    /// The coefficients, broadcast (unused past the batch's size).
+    cv: [V; BATCH],
+}
+
+/// The rows of every batch: `rows[batch * dsts + s]`. `splat` broadcasts a coefficient.
+fn rows<V: Copy>(coefs: &[u8], dsts: usize, srcs: usize, splat: impl Fn(u8) -> V) -> Vec<Row<V>> {
+    let mut rows = Vec::with_capacity(srcs.div_ceil(BATCH) * dsts);
+    for j0 in (0..srcs).step_by(BATCH) {
+        let b = (srcs - j0).min(BATCH);
+        for s in 0..dsts {
+            let c = &coefs[s * srcs + j0..s * srcs + j0 + b];
+            rows.push(Row {
+                ones: c.iter().all(|&c| c == 1),
+                cv: std::array::from_fn(|t| splat(c.get(t).copied().unwrap_or(0))),
+            });
+        }
+    }
+    rows
+}
+
 /// # Safety
 /// AVX-512F, AVX-512BW and GFNI; each of `dp` (writable) and `sp` (readable) points to `len`
 /// bytes, `len` a multiple of 64, the destinations overlapping nothing else;
 /// `coefs.len() == dp.len() * sp.len()`.
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
-    let cv: Vec<__m512i> = coefs.iter().map(|&c| _mm512_set1_epi8(c as i8)).collect();
-    let n = sp.len();
+    let rows = rows(coefs, dp.len(), sp.len(), |c| _mm512_set1_epi8(c as i8));
+    if sp.len() <= BATCH {
+        // One batch (the encoder's case): the choice of kernel leaves the strip loop.
+        // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
+        unsafe {
+            match sp.len() {
+                1 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<1>(dp, sp, &rows, o)),
+                2 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<2>(dp, sp, &rows, o)),
+                3 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<3>(dp, sp, &rows, o)),
+                _ => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx512_batch::<4>(dp, sp, &rows, o)),
+            }
+        }
+        return;
+    }
     for o in (0..len).step_by(STRIP) {
-        let mut j = 0;
-        while j < n {
-            let b = (n - j).min(BATCH);
-            // SAFETY: `o + 64 <= len`, and `j .. j + b` are sources (this function's contract).
+        for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
+            // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
             unsafe {
-                match b {
-                    1 => avx512_batch::<1>(dp, &sp[j..j + 1], coefs, &cv, n, j, o),
-                    2 => avx512_batch::<2>(dp, &sp[j..j + 2], coefs, &cv, n, j, o),
-                    3 => avx512_batch::<3>(dp, &sp[j..j + 3], coefs, &cv, n, j, o),
-                    _ => avx512_batch::<4>(dp, &sp[j..j + 4], coefs, &cv, n, j, o),
+                match sp.len() {
+                    1 => avx512_batch::<1>(dp, sp, rows, o),
+                    2 => avx512_batch::<2>(dp, sp, rows, o),
+                    3 => avx512_batch::<3>(dp, sp, rows, o),
+                    _ => avx512_batch::<4>(dp, sp, rows, o),
                 }
             }
-            j += b;
         }
     }
 }
 
-/// One strip at offset `o` of `B` sources (numbers `j0 ..`) into every destination.
+/// One strip at offset `o` of `B` sources into every destination.
 ///
 /// # Safety
-/// As [`avx512_run`], with `o + 64 <= len`.
+/// As [`avx512_run`], with `o + 64 <= len`, `sp.len() == B` and a row per destination.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 unsafe fn avx512_batch<const B: usize>(
     dp: &[*mut u8],
     sp: &[*const u8],
-    coefs: &[u8],
-    cv: &[__m512i],
-    n: usize,
-    j0: usize,
+    rows: &[Row<__m512i>],
     o: usize,
 ) {
     let mut v = [_mm512_setzero_si512(); B];
@@ -92,17 +133,18 @@ unsafe fn avx512_batch<const B: usize>(
         // SAFETY: `p + o .. p + o + 64` is inside the source (the caller's contract).
         *v = unsafe { _mm512_loadu_si512(p.add(o).cast()) };
     }
-    for (s, &d) in dp.iter().enumerate() {
-        let row = s * n + j0;
+    for (&d, row) in dp.iter().zip(rows) {
         // SAFETY: `d + o .. d + o + 64` is inside the destination, which nothing else
         // overlaps (the caller's contract).
         let d = unsafe { d.add(o) };
         let mut acc = unsafe { _mm512_loadu_si512(d.cast()) };
-        for t in 0..B {
-            match coefs[row + t] {
-                0 => {}
-                1 => acc = _mm512_xor_si512(acc, v[t]),
-                _ => acc = _mm512_xor_si512(acc, _mm512_gf2p8mul_epi8(v[t], cv[row + t])),
+        if row.ones {
+            for v in &v {
+                acc = _mm512_xor_si512(acc, *v);
+            }
+        } else {
+            for (v, c) in v.iter().zip(&row.cv) {
+                acc = _mm512_xor_si512(acc, _mm512_gf2p8mul_epi8(*v, *c));
             }
         }
         // SAFETY: as for the load.
@@ -114,22 +156,39 @@ unsafe fn avx512_batch<const B: usize>(
 /// AVX2 and GFNI; otherwise as [`avx512_run`].
 #[target_feature(enable = "avx2,gfni")]
 unsafe fn avx2_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
-    let cv: Vec<__m256i> = coefs.iter().map(|&c| _mm256_set1_epi8(c as i8)).collect();
-    let n = sp.len();
+    let rows = rows(coefs, dp.len(), sp.len(), |c| _mm256_set1_epi8(c as i8));
+    if sp.len() <= BATCH {
+        // One batch (the encoder's case): the choice of kernel leaves the strip loop.
+        // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
+        unsafe {
+            match sp.len() {
+                1 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<1>(dp, sp, &rows, o)),
+                2 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<2>(dp, sp, &rows, o)),
+                3 => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<3>(dp, sp, &rows, o)),
+                _ => (0..len)
+                    .step_by(STRIP)
+                    .for_each(|o| avx2_batch::<4>(dp, sp, &rows, o)),
+            }
+        }
+        return;
+    }
     for o in (0..len).step_by(STRIP) {
-        let mut j = 0;
-        while j < n {
-            let b = (n - j).min(BATCH);
-            // SAFETY: `o + 64 <= len`, and `j .. j + b` are sources (this function's contract).
+        for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
+            // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
             unsafe {
-                match b {
-                    1 => avx2_batch::<1>(dp, &sp[j..j + 1], coefs, &cv, n, j, o),
-                    2 => avx2_batch::<2>(dp, &sp[j..j + 2], coefs, &cv, n, j, o),
-                    3 => avx2_batch::<3>(dp, &sp[j..j + 3], coefs, &cv, n, j, o),
-                    _ => avx2_batch::<4>(dp, &sp[j..j + 4], coefs, &cv, n, j, o),
+                match sp.len() {
+                    1 => avx2_batch::<1>(dp, sp, rows, o),
+                    2 => avx2_batch::<2>(dp, sp, rows, o),
+                    3 => avx2_batch::<3>(dp, sp, rows, o),
+                    _ => avx2_batch::<4>(dp, sp, rows, o),
                 }
             }
-            j += b;
         }
     }
 }
@@ -137,31 +196,27 @@ unsafe fn avx2_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
 /// One strip (two 32-byte halves) at offset `o` of `B` sources into every destination.
 ///
 /// # Safety
-/// As [`avx2_run`], with `o + 64 <= len`.
+/// As [`avx2_run`], with `o + 64 <= len`, `sp.len() == B` and a row per destination.
 #[inline]
 #[target_feature(enable = "avx2,gfni")]
 unsafe fn avx2_batch<const B: usize>(
     dp: &[*mut u8],
     sp: &[*const u8],
-    coefs: &[u8],
-    cv: &[__m256i],
-    n: usize,
-    j0: usize,
+    rows: &[Row<__m256i>],
     o: usize,
 ) {
     let mut lo = [_mm256_setzero_si256(); B];
     let mut hi = [_mm256_setzero_si256(); B];
-    for t in 0..B {
-        // SAFETY: `sp[t] + o .. + 64` is inside the source (the caller's contract).
+    for ((lo, hi), &p) in lo.iter_mut().zip(&mut hi).zip(sp) {
+        // SAFETY: `p + o .. p + o + 64` is inside the source (the caller's contract).
         unsafe {
-            let p = sp[t].add(o);
-            lo[t] = _mm256_loadu_si256(p.cast());
-            hi[t] = _mm256_loadu_si256(p.add(32).cast());
+            *lo = _mm256_loadu_si256(p.add(o).cast());
+            *hi = _mm256_loadu_si256(p.add(o + 32).cast());
         }
     }
-    for (s, &d) in dp.iter().enumerate() {
-        let row = s * n + j0;
-        // SAFETY: `d + o .. + 64` is inside the destination, which nothing else overlaps.
+    for (&d, row) in dp.iter().zip(rows) {
+        // SAFETY: `d + o .. d + o + 64` is inside the destination, which nothing else
+        // overlaps (the caller's contract).
         let d = unsafe { d.add(o) };
         let (mut a, mut b) = unsafe {
             (
@@ -169,18 +224,15 @@ unsafe fn avx2_batch<const B: usize>(
                 _mm256_loadu_si256(d.add(32).cast()),
             )
         };
-        for t in 0..B {
-            match coefs[row + t] {
-                0 => {}
-                1 => {
-                    a = _mm256_xor_si256(a, lo[t]);
-                    b = _mm256_xor_si256(b, hi[t]);
-                }
-                _ => {
-                    let c = cv[row + t];
-                    a = _mm256_xor_si256(a, _mm256_gf2p8mul_epi8(lo[t], c));
-                    b = _mm256_xor_si256(b, _mm256_gf2p8mul_epi8(hi[t], c));
-                }
+        if row.ones {
+            for (lo, hi) in lo.iter().zip(&hi) {
+                a = _mm256_xor_si256(a, *lo);
+                b = _mm256_xor_si256(b, *hi);
+            }
+        } else {
+            for ((lo, hi), c) in lo.iter().zip(&hi).zip(&row.cv) {
+                a = _mm256_xor_si256(a, _mm256_gf2p8mul_epi8(*lo, *c));
+                b = _mm256_xor_si256(b, _mm256_gf2p8mul_epi8(*hi, *c));
             }
         }
         // SAFETY: as for the loads.
