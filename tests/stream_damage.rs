@@ -276,3 +276,52 @@ fn random_damage_never_breaks_the_map() {
         }
     }
 }
+
+/// Recovery frames that are sealed and name our stream but do not belong to its data (here:
+/// those of another stream with the same id and layout) rebuild a lost chunk wrongly; only the
+/// end frame's whole-stream CRC can tell. The rebuilt chunk is then reported damaged, so the
+/// map stays honest even against a wrong rebuild.
+#[test]
+fn a_rebuild_the_stream_crc_refutes_is_reported() {
+    use tilecode::stream::frame::{FRAME, FRAME_MAGIC, Frame, Kind};
+    let o = Options {
+        chunk_size: 4096,
+        stream_id: Some(7),
+        ..Options::new("alien:9x9".parse().unwrap(), 64).with_recovery(2.0)
+    };
+    let (a, b) = (payload(4 * 4096, 1), payload(4 * 4096, 2));
+    let ea = stream::encode(&a, &o).unwrap().to_vec();
+    let eb = stream::encode(&b, &o).unwrap().to_vec();
+    assert_eq!(ea.len(), eb.len());
+    let frames: Vec<(usize, Kind, u64)> = (0..ea.len() - FRAME)
+        .filter(|&i| ea[i..i + 8] == FRAME_MAGIC)
+        .filter_map(|i| Frame::parse(&ea[i..]).map(|f| (i, f.kind, f.index)))
+        .collect();
+    let next = |i: usize| {
+        frames
+            .iter()
+            .map(|f| f.0)
+            .find(|&j| j > i)
+            .unwrap_or(ea.len())
+    };
+    let mut bad = ea.clone();
+    let mut swapped = 0;
+    for &(at, kind, index) in &frames {
+        match kind {
+            Kind::Recovery => {
+                bad[at..next(at)].copy_from_slice(&eb[at..next(at)]);
+                swapped += 1;
+            }
+            Kind::Data if index == 1 => bad[at + FRAME..next(at)].fill(0),
+            _ => {}
+        }
+    }
+    assert_eq!(swapped, 2, "{frames:?}");
+    let (out, rep) = stream::decode_lenient(&bad).unwrap();
+    assert!(!rep.checksum_ok);
+    assert_eq!(rep.status(), StreamStatus::Damaged);
+    assert_eq!(rep.recovered_chunks, 1);
+    assert_eq!(rep.damaged_ranges, vec![(4096, 8192)]);
+    assert_eq!(Report::unreported_difference(&rep, &a, &out), None);
+    assert!(stream::decode(&bad).is_err());
+}

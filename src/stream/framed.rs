@@ -55,6 +55,9 @@ pub struct FramedDecoder {
     shape: Option<StripeShape>,
     /// The current stripe's recovery shards that verified.
     shards: Vec<(usize, Vec<u8>)>,
+    /// Payload ranges of the chunks rebuilt from recovery shards: only the end frame's
+    /// whole-stream CRC checks them, so they are reported damaged when it fails.
+    rebuilt: Vec<(u64, u64)>,
     end: Option<End>,
     /// CRC-32C of the payload resolved so far, while every chunk has been restored.
     crc: Option<u32>,
@@ -96,6 +99,7 @@ impl FramedDecoder {
             out_base: 0,
             shape: None,
             shards: Vec::new(),
+            rebuilt: Vec::new(),
             end: None,
             crc: Some(0),
             expected_at,
@@ -661,6 +665,8 @@ impl FramedDecoder {
             let crc = crc32c::crc32c(&shard[..len]);
             self.slots[j] = Slot::Good { len, crc };
             self.report.recovered_chunks += 1;
+            let a = (self.base + j as u64) * cs as u64;
+            self.rebuilt.push((a, a + len as u64));
         }
         Ok(())
     }
@@ -713,6 +719,16 @@ impl FramedDecoder {
             && crc != e.crc
         {
             self.report.checksum_ok = false;
+            // Every other byte delivered passed its check block's CRC: the rebuilt chunks
+            // are what the failed whole-stream CRC leaves unproven.
+            self.report.damaged_chunks += self.rebuilt.len() as u64;
+            let ranges = &mut self.report.damaged_ranges;
+            ranges.extend(self.rebuilt.drain(..));
+            ranges.sort_unstable();
+            let merged = std::mem::take(ranges);
+            for (a, b) in merged {
+                push_range(ranges, a, b);
+            }
             if !self.lenient {
                 return Err(Error::Checksum {
                     what: "the whole stream".into(),
