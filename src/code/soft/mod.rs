@@ -104,7 +104,7 @@ impl fmt::Display for DecoderKind {
 /// # Errors
 /// [`Error::Limit`] when the decoder does not exist for the code or is past its limit (ML work
 /// above [`MAX_ML_WORK`], Chase with more than [`MAX_CHASE_P`] positions, min-sum on anything
-/// but an odd-by-odd alien board of at least 3 x 3).
+/// but an odd-by-odd alien board of at least 3 x 3 or a product code).
 pub fn soft_decoder(code: &dyn BlockCode, kind: DecoderKind) -> Result<Box<dyn SoftDecoder>> {
     Ok(match kind {
         DecoderKind::Hard => Box::new(HardDecoder::new(code)),
