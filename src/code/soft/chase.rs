@@ -189,6 +189,42 @@ impl ChaseDecoder {
     }
 }
 
+impl ChaseDecoder {
+    /// True when the hard decoder is tabulated by syndrome (`n <= 128`, `n - k <= 20`).
+    pub fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// The Chase-II word on the syndrome table as a bit mask (bit `i` = codeword bit `i`), or
+    /// `None` without a table or when no test word decodes.
+    pub(crate) fn table_word(&self, llr: &[f32]) -> Option<u128> {
+        let t = self.table.as_ref()?;
+        let weak = weakest(llr, self.p);
+        self.decode_table(t, llr, &weak[..self.p])
+    }
+}
+
+/// The `p` least reliable positions (smallest `|llr|`, first ones on ties), by insertion into a
+/// short sorted list.
+fn weakest(llr: &[f32], p: usize) -> [usize; MAX_CHASE_P] {
+    let mut weak = [0usize; MAX_CHASE_P];
+    let mut len = 0;
+    for (i, l) in llr.iter().enumerate() {
+        let a = l.abs();
+        if len == p && (len == 0 || a >= llr[weak[len - 1]].abs()) {
+            continue;
+        }
+        let mut j = len.min(p - 1);
+        while j > 0 && llr[weak[j - 1]].abs() > a {
+            weak[j] = weak[j - 1];
+            j -= 1;
+        }
+        weak[j] = i;
+        len = (len + 1).min(p);
+    }
+    weak
+}
+
 impl SoftDecoder for ChaseDecoder {
     fn name(&self) -> &'static str {
         "chase"
@@ -196,22 +232,7 @@ impl SoftDecoder for ChaseDecoder {
 
     fn decode(&self, llr: &[f32], out: &mut BitVec) -> bool {
         assert_eq!(llr.len(), self.n, "one LLR per codeword bit");
-        // The p least reliable positions, by insertion into a short sorted list.
-        let mut weak = [0usize; MAX_CHASE_P];
-        let mut len = 0;
-        for (i, l) in llr.iter().enumerate() {
-            let a = l.abs();
-            if len == self.p && (len == 0 || a >= llr[weak[len - 1]].abs()) {
-                continue;
-            }
-            let mut j = len.min(self.p - 1);
-            while j > 0 && llr[weak[j - 1]].abs() > a {
-                weak[j] = weak[j - 1];
-                j -= 1;
-            }
-            weak[j] = i;
-            len = (len + 1).min(self.p);
-        }
+        let weak = weakest(llr, self.p);
         let weak = &weak[..self.p];
         if let Some(t) = &self.table {
             if let Some(cw) = self.decode_table(t, llr, weak) {

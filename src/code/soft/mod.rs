@@ -28,6 +28,7 @@
 //! assert!(out.is_zero());
 //! ```
 
+mod certify;
 mod chase;
 mod erasure;
 mod minsum;
