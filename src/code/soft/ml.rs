@@ -18,6 +18,7 @@
 //! The answer is the ML word either way (a test compares both paths on the same noise).
 
 use super::certify::is_ml;
+use super::trellis::SpanTrellis;
 use super::{ChaseDecoder, SoftDecoder, parity_check_matrix, unavailable};
 use crate::code::BlockCode;
 use crate::error::Result;
@@ -45,6 +46,8 @@ const FIRST_P: usize = 4;
 enum Search {
     /// Column `j` of the parity-check matrix as a state mask; `2^bits` states.
     Trellis { cols: Vec<u64>, bits: usize },
+    /// The same trellis with only its live states, when that has fewer.
+    Span(SpanTrellis),
     /// Generator rows (supports) of a Gray-code walk over the codebook.
     Codebook { rows: Vec<Vec<usize>> },
 }
@@ -77,7 +80,13 @@ impl MlDecoder {
             let cols = (0..n)
                 .map(|j| (0..r).fold(0u64, |m, q| m | (u64::from(h.get(q, j)) << q)))
                 .collect();
-            Search::Trellis { cols, bits: r }
+            let rows: Vec<u128> = (0..r)
+                .map(|q| (0..n).fold(0u128, |m, j| m | (u128::from(h.get(q, j)) << j)))
+                .collect();
+            match SpanTrellis::new(rows, n) {
+                Some(span) if span.widest() < 1 << r => Search::Span(span),
+                _ => Search::Trellis { cols, bits: r },
+            }
         } else {
             let rows = (0..k)
                 .map(|i| code.encode(&BitVec::unit(k, i)).ones_iter().collect())
@@ -104,7 +113,7 @@ impl MlDecoder {
 impl SoftDecoder for MlDecoder {
     fn name(&self) -> &'static str {
         match self.search {
-            Search::Trellis { .. } => "viterbi",
+            Search::Trellis { .. } | Search::Span(_) => "viterbi",
             Search::Codebook { .. } => "codebook",
         }
     }
@@ -126,6 +135,14 @@ impl SoftDecoder for MlDecoder {
                 viterbi_small(llr, cols, 1 << bits)
             }
             Search::Trellis { cols, bits } => viterbi(llr, cols, *bits),
+            Search::Span(span) => {
+                let cw = span.decode(llr);
+                let mut out = BitVec::zeros(self.n);
+                for (i, w) in out.words_mut().iter_mut().enumerate() {
+                    *w = (cw >> (64 * i)) as u64;
+                }
+                out
+            }
             Search::Codebook { rows } => codebook(llr, rows, self.n),
         };
         false
@@ -239,6 +256,27 @@ fn codebook(llr: &[f32], rows: &[Vec<usize>], n: usize) -> BitVec {
 mod tests {
     use super::*;
     use crate::code::from_spec_str;
+
+    fn plain_trellis(code: &dyn BlockCode) -> Search {
+        let (n, r) = (code.n(), code.n() - code.k());
+        let h = parity_check_matrix(code);
+        let cols = (0..n)
+            .map(|j| (0..r).fold(0u64, |m, q| m | (u64::from(h.get(q, j)) << q)))
+            .collect();
+        Search::Trellis { cols, bits: r }
+    }
+
+    #[test]
+    fn line_codes_get_a_narrow_span_trellis() {
+        for (spec, widest) in [("alien:9x9", 1 << 10), ("product:9x9", 1 << 10)] {
+            let code = from_spec_str(spec).unwrap();
+            let ml = MlDecoder::new(code.as_ref()).unwrap();
+            let Search::Span(span) = &ml.search else {
+                panic!("{spec}: no span trellis");
+            };
+            assert!(span.widest() <= widest, "{spec}: {}", span.widest());
+        }
+    }
     use crate::sim::Channel;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -259,6 +297,12 @@ mod tests {
             let fast = MlDecoder::new(code.as_ref()).unwrap();
             assert!(fast.first.is_some(), "{spec}");
             let slow = MlDecoder::new(code.as_ref()).unwrap().without_shortcut();
+            // The plain syndrome trellis over all 2^(n-k) states, the reference of the span
+            // trellis.
+            let full = MlDecoder {
+                search: plain_trellis(code.as_ref()),
+                ..MlDecoder::new(code.as_ref()).unwrap().without_shortcut()
+            };
             let mut rng = ChaCha8Rng::seed_from_u64(4);
             let (mut certified, mut searched) = (0, 0);
             for esn0 in [0.0, 2.0, 4.0, 6.0] {
@@ -278,9 +322,13 @@ mod tests {
                         a == b || (ca - cb).abs() < 1e-4 * cb.abs().max(1.0),
                         "{spec}"
                     );
-                    if let Search::Trellis { cols, bits } = &slow.search {
-                        assert_eq!(viterbi(llr, cols, *bits), b, "{spec}");
-                    }
+                    let mut plain = BitVec::default();
+                    full.decode(llr, &mut plain);
+                    let cp = super::super::correlation(llr, &plain);
+                    assert!(
+                        plain == b || (cp - cb).abs() < 1e-4 * cb.abs().max(1.0),
+                        "{spec}"
+                    );
                     let cw = fast.first.as_ref().unwrap().table_word(llr);
                     if cw.is_some_and(|c| is_ml(llr, c, fast.d)) {
                         certified += 1;

@@ -34,6 +34,7 @@ mod erasure;
 mod minsum;
 mod ml;
 pub mod reference;
+mod trellis;
 
 pub use chase::{ChaseDecoder, MAX_CHASE_P};
 pub use erasure::ErasureDecoder;
