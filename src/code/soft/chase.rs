@@ -171,18 +171,42 @@ impl ChaseDecoder {
         };
         let mut test = z;
         let mut best: Option<(f64, u128)> = None;
+        // The cost of the test word (the flipped weak positions' reliabilities), kept up to
+        // date flip by flip; sums of a few f32 values are exact in f64, so this is the cost the
+        // word-by-word sum gives.
+        let mut flipped = 0f64;
         for pattern in 0u32..(1 << self.p) {
             if pattern > 0 {
                 let i = weak[pattern.trailing_zeros() as usize];
                 test ^= 1 << i;
                 s ^= t.cols[i];
+                let a = f64::from(llr[i].abs());
+                flipped += if (test ^ z) >> i & 1 == 1 { a } else { -a };
             }
-            if let Some(e) = t.fix.get(s) {
-                let cw = test ^ e;
-                let c = cost(cw ^ z);
-                if best.is_none_or(|(b, _)| c < b) {
-                    best = Some((c, cw));
-                }
+            let found = match &t.fix {
+                // One position or none: its reliability joins or leaves the test word's cost.
+                Fixes::Single(tab) => match tab[s as usize] {
+                    DETECTED => None,
+                    CLEAN => Some((flipped, test)),
+                    q => {
+                        let a = f64::from(llr[q as usize].abs());
+                        let c = if (test ^ z) >> q & 1 == 1 {
+                            flipped - a
+                        } else {
+                            flipped + a
+                        };
+                        Some((c, test ^ 1 << q))
+                    }
+                },
+                Fixes::Wide(_) => t.fix.get(s).map(|e| {
+                    let cw = test ^ e;
+                    (cost(cw ^ z), cw)
+                }),
+            };
+            if let Some((c, cw)) = found
+                && best.is_none_or(|(b, _)| c < b)
+            {
+                best = Some((c, cw));
             }
         }
         best.map(|(_, cw)| cw)

@@ -120,8 +120,12 @@ impl SoftDecoder for MlDecoder {
 
     fn decode(&self, llr: &[f32], out: &mut BitVec) -> bool {
         assert_eq!(llr.len(), self.n, "one LLR per codeword bit");
-        // A word from Chase-II, kept without a search when proven ML.
-        if let Some(cw) = self.first.as_ref().and_then(|c| c.table_word(llr))
+        // A word from Chase-II, kept without a search when proven ML (not worth it before a
+        // trellis of at most 64 states, cheaper than Chase itself).
+        let small =
+            matches!(self.search, Search::Trellis { bits, .. } if bits <= 6 && self.n <= 128);
+        if !small
+            && let Some(cw) = self.first.as_ref().and_then(|c| c.table_word(llr))
             && is_ml(llr, cw, self.d)
         {
             *out = BitVec::zeros(self.n);
