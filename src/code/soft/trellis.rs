@@ -89,7 +89,7 @@ impl SpanTrellis {
     /// positions, or `None` when it has more than [`MAX_SPAN_STATES`] states in all or more than
     /// 64 checks.
     pub(crate) fn new(mut rows: Vec<u128>, n: usize) -> Option<Self> {
-        if rows.len() > 64 || n > 128 || rows.iter().any(|&r| r == 0) {
+        if rows.len() > 64 || n > 128 || rows.contains(&0) {
             return None;
         }
         minimal_span(&mut rows);
