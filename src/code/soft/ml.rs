@@ -198,12 +198,18 @@ fn viterbi(llr: &[f32], cols: &[u64], bits: usize) -> BitVec {
 /// are one `u64` per position.
 fn viterbi_small(llr: &[f32], cols: &[u64], states: usize) -> BitVec {
     let n = llr.len();
-    let mut cost = [f32::INFINITY; 64];
-    let mut next = [0f32; 64];
+    // Two cost rows used in turn (no copy between positions).
+    let mut rows = [[f32::INFINITY; 64]; 2];
+    rows[0][0] = 0.0;
     let mut choice = [0u64; 128];
-    cost[0] = 0.0;
     for (i, (&l, &h)) in llr.iter().zip(cols).enumerate() {
         let h = h as usize;
+        let (a, b) = rows.split_at_mut(1);
+        let (cost, next) = if i % 2 == 0 {
+            (&a[0], &mut b[0])
+        } else {
+            (&b[0], &mut a[0])
+        };
         let mut m = 0u64;
         for s in 0..states {
             let stay = cost[s];
@@ -213,7 +219,6 @@ fn viterbi_small(llr: &[f32], cols: &[u64], states: usize) -> BitVec {
             m |= u64::from(take) << s;
         }
         choice[i] = m;
-        cost[..states].copy_from_slice(&next[..states]);
     }
     let mut out = BitVec::zeros(n);
     let mut s = 0usize;
