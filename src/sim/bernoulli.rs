@@ -4,15 +4,17 @@
 //! A word is drawn in two steps: how many of its bits are set, `K ~ Binomial(64, p)`, by
 //! inversion of the cumulative distribution held as 64-bit fractions (one random word, a few
 //! comparisons); then which `K` bits, uniformly, 6 random bits per position with the repeats
-//! drawn again. Given `K`, every `K`-subset is equally likely, so the bits are exactly
-//! independent Bernoulli(`p`) (to the `2^-64` of the table). About two random words per `u64`
-//! at the error rates where it is used, against one logarithm per set bit for geometric skips:
-//! it wins once `p` passes about 0.5 % ([`WORTH_FROM`]).
+//! drawn again. Given `K`, every `K`-subset is equally likely, so the bits are independent
+//! Bernoulli(`p`) to the precision of the table (`f64` probabilities as 64-bit fractions; the
+//! tail where the `f64` sum reaches 1, below about `1e-16`, is left out). It costs one or two
+//! random words per `u64` at the error rates where it is used, against one logarithm per set
+//! bit for geometric skips; [`WORTH_FROM`] is set from that estimate (about a third of a flip
+//! per word), not from a measured crossover.
 
 use rand::RngCore;
 
 /// The crossover probability from which [`BernoulliWords`] is used for the AWGN channel's
-/// wrong hard decisions.
+/// wrong hard decisions (below it, flips are rare enough for geometric skips).
 pub const WORTH_FROM: f64 = 0.005;
 
 /// Draws words of 64 independent Bernoulli(`p`) bits.
