@@ -370,3 +370,19 @@ mod compare {
         fails_cleanly(&["compare", "alien:301x301"], "out of reach");
     }
 }
+
+#[test]
+fn product_codes_through_info_word_and_a_clear_refusal_from_encode() {
+    let v = json(&["info", "product:9x9"]);
+    assert_eq!((u(&v["n"]), u(&v["k"]), u(&v["d"])), (81, 64, 4));
+    assert_eq!(u(&v["covering_radius"]), 9);
+    // A_4: the C(9,2)^2 rectangles.
+    assert_eq!(u(&v["weight_distribution"][4]), 36 * 36);
+    let w = json(&["word", "decode", "product:3x3", "110100011"]);
+    assert_eq!(w["status"], "corrected");
+    assert_eq!(w["codeword"], "110101011");
+    fails_cleanly(
+        &["encode", "--code", "product:9x9", "-", "-o", "-"],
+        "not supported by the stream codec",
+    );
+}

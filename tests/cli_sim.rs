@@ -590,37 +590,45 @@ mod awgn {
 
     #[test]
     fn every_decoder_sees_the_same_noise() {
-        let run = |decoder: &str| {
-            let v = run_json(&[
-                "alien:5x5",
-                "--channel",
-                "awgn",
-                "--ebn0",
-                "3",
-                "--decoder",
-                decoder,
-                "--max-frames",
-                "3000",
-                "--min-frame-errors",
-                "0",
-            ]);
-            results(&v)[0].clone()
-        };
-        let hard = run("hard");
-        let (ml, chase, it) = (run("ml"), run("chase"), run("iterative"));
-        for r in [&ml, &chase, &it] {
-            assert_eq!(u(r, "channel_bit_errors"), u(&hard, "channel_bit_errors"));
-        }
-        assert_eq!(chase["decoder"], "chase:4");
-        assert_eq!(it["decoder"], "iterative:20");
-        // Not better than ML on the same noise, and soft beats hard.
-        for r in [&chase, &it, &hard] {
+        // The alien code and the product code it contains, every decoder.
+        for spec in ["alien:5x5", "product:5x5"] {
+            let run = |decoder: &str| {
+                let v = run_json(&[
+                    spec,
+                    "--channel",
+                    "awgn",
+                    "--ebn0",
+                    "3",
+                    "--decoder",
+                    decoder,
+                    "--max-frames",
+                    "3000",
+                    "--min-frame-errors",
+                    "0",
+                ]);
+                results(&v)[0].clone()
+            };
+            let hard = run("hard");
+            let (ml, chase, it) = (run("ml"), run("chase"), run("iterative"));
+            for r in [&ml, &chase, &it] {
+                assert_eq!(u(r, "channel_bit_errors"), u(&hard, "channel_bit_errors"));
+            }
+            assert_eq!(hard["kernel"], spec.split(':').next().unwrap());
+            assert_eq!(ml["kernel"], "viterbi");
+            assert_eq!(chase["decoder"], "chase:4");
+            assert_eq!(it["decoder"], "iterative:20");
+            // Not better than ML on the same noise, and soft beats hard.
+            for r in [&chase, &it, &hard] {
+                assert!(
+                    u(r, "frame_errors") >= u(&ml, "frame_errors"),
+                    "{spec}: {r} vs {ml}"
+                );
+            }
             assert!(
-                u(r, "frame_errors") >= u(&ml, "frame_errors"),
-                "{r} vs {ml}"
+                u(&hard, "frame_errors") > u(&chase, "frame_errors"),
+                "{spec}"
             );
         }
-        assert!(u(&hard, "frame_errors") > u(&chase, "frame_errors"));
     }
 
     #[test]

@@ -23,7 +23,7 @@ fn below(g: &mut Gen, lo: usize, hi: usize) -> usize {
 
 impl Arbitrary for AnySpec {
     fn arbitrary(g: &mut Gen) -> Self {
-        let spec = match u8::arbitrary(g) % 6 {
+        let spec = match u8::arbitrary(g) % 7 {
             // Alien boards get two shares: they are the subject of the crate.
             0 | 1 => Spec::Alien {
                 rows: below(g, 1, 12),
@@ -32,6 +32,10 @@ impl Arbitrary for AnySpec {
             2 => Spec::Secded(below(g, 4, 200)),
             3 => Spec::Hamming(below(g, 3, 200)),
             4 => Spec::Repetition(below(g, 1, 40)),
+            5 => Spec::Product {
+                rows: below(g, 2, 12),
+                cols: below(g, 2, 12),
+            },
             _ => Spec::Parity(below(g, 2, 200)),
         };
         AnySpec(spec)
@@ -59,6 +63,22 @@ impl Arbitrary for AnySpec {
             Spec::Hamming(n) if n > 3 => vec![Spec::Hamming(n - 1)],
             Spec::Repetition(n) if n > 1 => vec![Spec::Repetition(n - 1)],
             Spec::Parity(n) if n > 2 => vec![Spec::Parity(n - 1)],
+            Spec::Product { rows, cols } => {
+                let mut v = Vec::new();
+                if rows > 2 {
+                    v.push(Spec::Product {
+                        rows: rows - 1,
+                        cols,
+                    });
+                }
+                if cols > 2 {
+                    v.push(Spec::Product {
+                        rows,
+                        cols: cols - 1,
+                    });
+                }
+                v
+            }
             _ => Vec::new(),
         };
         Box::new(smaller.into_iter().map(AnySpec))

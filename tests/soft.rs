@@ -54,7 +54,7 @@ fn decode(d: &dyn SoftDecoder, llr: &[f32]) -> (BitVec, bool) {
     (out, detected)
 }
 
-const SMALL: [&str; 7] = [
+const SMALL: [&str; 10] = [
     "hamming:7",
     "secded:16",
     "alien:3x3",
@@ -62,6 +62,9 @@ const SMALL: [&str; 7] = [
     "alien:4x3",
     "repetition:5",
     "parity:6",
+    "product:3x3",
+    "product:4x5",
+    "product:2x6",
 ];
 
 #[test]
@@ -92,12 +95,15 @@ fn chase_and_iterative_are_never_more_likely_than_ml() {
     // Per frame, the codeword a suboptimal decoder returns is never more likely than the ML
     // word (a word returned as detected need not be a codeword: it is a frame error anyway);
     // Chase with every position flipped is ML itself.
-    let cases: [(&str, DecoderKind); 5] = [
+    let cases: [(&str, DecoderKind); 8] = [
         ("hamming:7", DecoderKind::Chase { p: 1 }),
         ("secded:16", DecoderKind::Chase { p: 2 }),
         ("alien:3x5", DecoderKind::Chase { p: 2 }),
+        ("product:4x5", DecoderKind::Chase { p: 2 }),
         ("alien:3x3", DecoderKind::Iterative { iterations: 10 }),
         ("alien:3x5", DecoderKind::Iterative { iterations: 10 }),
+        ("product:3x3", DecoderKind::Iterative { iterations: 10 }),
+        ("product:4x5", DecoderKind::Iterative { iterations: 10 }),
     ];
     for (spec, kind) in cases {
         let code = from_spec_str(spec).unwrap();

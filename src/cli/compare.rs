@@ -15,7 +15,7 @@ pub const DEFAULT_P: [f64; 4] = [1e-2, 1e-3, 1e-4, 1e-5];
 /// Arguments of `tilecode compare`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The codes: alien:MxN, secded:N, hamming:N, repetition:N or parity:N.
+    /// The codes: alien:MxN, secded:N, hamming:N, repetition:N, parity:N or product:MxN.
     #[arg(required = true, num_args = 1..)]
     pub specs: Vec<String>,
     /// Crossover probabilities of the binary symmetric channel, comma-separated.

@@ -11,7 +11,7 @@ use tilecode::code::{Spec, build};
 /// Arguments of `tilecode info`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The code: alien:MxN, secded:N, hamming:N, repetition:N or parity:N.
+    /// The code: alien:MxN, secded:N, hamming:N, repetition:N, parity:N or product:MxN.
     pub spec: String,
     /// Print JSON instead of a summary.
     #[arg(long)]

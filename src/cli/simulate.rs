@@ -28,7 +28,7 @@ A channel without `p` runs one point, reported at its mean bit error rate.
 
 Decoders (--decoder): hard (hard decisions, then the code's decoder), ml (exact soft maximum
 likelihood; codes with n 2^min(k, n-k) <= 2^24), chase (Chase-II, --chase-p), iterative (min-sum
-on the row/column checks of odd-by-odd alien boards, --iterations), erasure (bec).
+on the row/column checks of odd-by-odd alien boards and product codes, --iterations), erasure (bec).
 
 Examples:
   tilecode simulate alien:9x9 secded:81 --p 1e-2,1e-3 --exact --json
@@ -43,7 +43,7 @@ Examples:
   mpirun -np 4 tilecode simulate alien:9x9 --channel awgn --ebn0 0:6:0.5 --threads 1 --json
     (a build with the cargo feature `mpi`; the ranks share the batches, rank 0 prints)")]
 pub struct Args {
-    /// Codes to simulate: alien:MxN, secded:N, hamming:N, repetition:N, parity:N.
+    /// Codes to simulate: alien:MxN, secded:N, hamming:N, repetition:N, parity:N, product:MxN.
     #[arg(value_name = "SPEC", required_unless_present = "merge")]
     specs: Vec<String>,
     /// Values of p: a comma list, START:STOP:xFACTOR or START:STOP:+STEP (e.g. 1e-5:1e-1:x10).

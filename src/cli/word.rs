@@ -31,7 +31,7 @@ pub enum Action {
 /// The arguments both actions take.
 #[derive(clap::Args, Debug)]
 pub struct WordArgs {
-    /// The code: alien:MxN, secded:N, hamming:N, repetition:N or parity:N.
+    /// The code: alien:MxN, secded:N, hamming:N, repetition:N, parity:N or product:MxN.
     pub spec: String,
     /// The bits: a 0/1 string (or hexadecimal digits with --hex).
     pub bits: String,
@@ -123,10 +123,11 @@ fn show(bits: &BitVec, hex: bool) -> String {
     if hex { to_hex(bits) } else { bits.to_string() }
 }
 
-/// The codeword for humans: one row per line for alien codes (indented after the first line).
+/// The codeword for humans: one row per line for alien and product codes (indented after the
+/// first line).
 fn grid(spec: &Spec, cw: &BitVec, hex: bool, indent: usize) -> String {
     match *spec {
-        Spec::Alien { rows, cols } if !hex => {
+        Spec::Alien { rows, cols } | Spec::Product { rows, cols } if !hex => {
             let s = cw.to_string();
             (0..rows)
                 .map(|i| s[i * cols..(i + 1) * cols].to_string())
@@ -173,7 +174,7 @@ fn encode(a: WordArgs) -> anyhow::Result<ExitCode> {
 
 fn cell(spec: &Spec, pos: usize) -> Option<(usize, usize)> {
     match *spec {
-        Spec::Alien { cols, .. } => Some((pos / cols, pos % cols)),
+        Spec::Alien { cols, .. } | Spec::Product { cols, .. } => Some((pos / cols, pos % cols)),
         _ => None,
     }
 }
@@ -192,7 +193,7 @@ pub fn decode_json(spec: &str, bits: &str, hex: bool) -> anyhow::Result<(Value, 
     o.insert("spec".into(), json!(spec.to_string()));
     o.insert("status".into(), json!(d.status.as_str()));
     o.insert("errors".into(), json!(d.errors));
-    if matches!(spec, Spec::Alien { .. }) {
+    if matches!(spec, Spec::Alien { .. } | Spec::Product { .. }) {
         let cells: Vec<Value> = d
             .errors
             .iter()

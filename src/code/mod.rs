@@ -9,6 +9,7 @@ mod alien;
 pub mod analysis;
 pub mod bounds;
 mod hamming;
+mod product;
 mod simple;
 pub mod soft;
 mod spec;
@@ -16,6 +17,7 @@ mod spec;
 pub use alien::AlienCode;
 pub use analysis::{BscRates, bsc_error_rates, covering_radius, weight_distribution};
 pub use hamming::{HammingCode, SecdedCode};
+pub use product::ProductCode;
 pub use simple::{ParityCode, RepetitionCode};
 pub use soft::{DecoderKind, SoftDecoder, soft_decoder};
 pub use spec::{MAX_N, Spec, parse_dims};
@@ -113,6 +115,7 @@ pub fn build(spec: &Spec) -> Box<dyn BlockCode> {
         Spec::Hamming(n) => Box::new(HammingCode::new(n)),
         Spec::Repetition(n) => Box::new(RepetitionCode::new(n)),
         Spec::Parity(n) => Box::new(ParityCode::new(n)),
+        Spec::Product { rows, cols } => Box::new(ProductCode::new(rows, cols)),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Code specifications: `alien:MxN`, `secded:N`, `hamming:N`, `repetition:N`, `parity:N`.
+//! Code specifications: `alien:MxN`, `secded:N`, `hamming:N`, `repetition:N`, `parity:N`,
+//! `product:MxN`.
 
 use crate::error::{Error, Result};
 use std::fmt;
@@ -25,6 +26,14 @@ pub enum Spec {
     Repetition(usize),
     /// The single-parity-check code of length `n` (d = 2).
     Parity(usize),
+    /// The single-parity-check product code of an `rows x cols` board,
+    /// `[mn, (m - 1)(n - 1), 4]`: every row and column of even parity.
+    Product {
+        /// Number of rows `m`.
+        rows: usize,
+        /// Number of columns `n`.
+        cols: usize,
+    },
 }
 
 /// The least `r` with `2^r >= x`.
@@ -40,7 +49,7 @@ impl Spec {
     /// The codeword length.
     pub fn n(&self) -> usize {
         match *self {
-            Spec::Alien { rows, cols } => rows * cols,
+            Spec::Alien { rows, cols } | Spec::Product { rows, cols } => rows * cols,
             Spec::Secded(n) | Spec::Hamming(n) | Spec::Repetition(n) | Spec::Parity(n) => n,
         }
     }
@@ -62,6 +71,9 @@ impl Spec {
                 bad(format!("hamming needs n >= 3 (k = n - r >= 1), got {n}"))
             }
             Spec::Parity(n) if n < 2 => bad(format!("parity needs n >= 2, got {n}")),
+            Spec::Product { rows, cols } if rows < 2 || cols < 2 => bad(format!(
+                "product needs at least 2 rows and 2 columns (k = (m - 1)(n - 1) >= 1), got {rows}x{cols}"
+            )),
             _ => Ok(self),
         }
     }
@@ -96,7 +108,7 @@ impl FromStr for Spec {
         let Some((family, arg)) = t.split_once(':') else {
             return Err(Error::spec(
                 s,
-                "expected FAMILY:PARAMS, one of alien:MxN, secded:N, hamming:N, repetition:N, parity:N",
+                "expected FAMILY:PARAMS, one of alien:MxN, secded:N, hamming:N, repetition:N, parity:N, product:MxN",
             ));
         };
         let spec = match family.to_ascii_lowercase().as_str() {
@@ -111,11 +123,15 @@ impl FromStr for Spec {
             "hamming" => Spec::Hamming(parse_usize(arg, "length", s)?),
             "repetition" | "rep" => Spec::Repetition(parse_usize(arg, "length", s)?),
             "parity" => Spec::Parity(parse_usize(arg, "length", s)?),
+            "product" => {
+                let (rows, cols) = parse_dims(arg, s)?;
+                Spec::Product { rows, cols }
+            }
             other => {
                 return Err(Error::spec(
                     s,
                     format!(
-                        "unknown code family `{other}` (expected alien, secded, hamming, repetition or parity)"
+                        "unknown code family `{other}` (expected alien, secded, hamming, repetition, parity or product)"
                     ),
                 ));
             }
@@ -132,6 +148,7 @@ impl fmt::Display for Spec {
             Spec::Hamming(n) => write!(f, "hamming:{n}"),
             Spec::Repetition(n) => write!(f, "repetition:{n}"),
             Spec::Parity(n) => write!(f, "parity:{n}"),
+            Spec::Product { rows, cols } => write!(f, "product:{rows}x{cols}"),
         }
     }
 }
@@ -149,6 +166,8 @@ mod tests {
             "repetition:3",
             "parity:9",
             "alien:1x5",
+            "product:9x9",
+            "product:2x7",
         ] {
             assert_eq!(s.parse::<Spec>().unwrap().to_string(), s);
         }
@@ -165,6 +184,9 @@ mod tests {
             "foo:3",
             "parity:1",
             "secded:-1",
+            "product:1x5",
+            "product:9",
+            "product:0x0",
         ] {
             assert!(bad.parse::<Spec>().is_err(), "{bad}");
         }

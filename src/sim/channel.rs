@@ -19,6 +19,7 @@
 //! frames of a simulation are independent and identically distributed: that is what makes the
 //! binomial confidence intervals of [`crate::sim::stats`] valid for channels with memory too.
 
+use super::bernoulli::{BernoulliWords, WORTH_FROM};
 use super::normal::{db_to_linear, normal_above, normal_tail, q_function};
 use crate::error::{Error, Result};
 use rand::Rng;
@@ -162,9 +163,11 @@ impl Channel {
             },
             Channel::Awgn { esn0_db } => {
                 let sigma = (0.5 / db_to_linear(esn0_db)).sqrt();
+                let p = q_function(1.0 / sigma);
                 Sampler::Awgn {
                     sigma,
-                    wrong: Geometric::new(q_function(1.0 / sigma)),
+                    wrong: Geometric::new(p),
+                    words: (p >= WORTH_FROM).then(|| BernoulliWords::new(p)),
                 }
             }
             Channel::Bec { e } => Sampler::Bec(Geometric::new(e)),
@@ -185,6 +188,8 @@ impl Channel {
 }
 
 /// A [`Channel`] with its geometric samplers precomputed.
+// Built once per simulator: the AWGN variant's 512-byte table costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub enum Sampler {
     /// Binary symmetric channel.
@@ -205,8 +210,11 @@ pub enum Sampler {
     Awgn {
         /// Noise standard deviation (signal amplitude 1).
         sigma: f64,
-        /// The wrong hard decisions: Bernoulli(`Q(1 / sigma)`).
+        /// The wrong hard decisions: Bernoulli(`Q(1 / sigma)`), by geometric skips.
         wrong: Geometric,
+        /// The same, a word of 64 lanes per position, when that is cheaper (`p` from
+        /// [`WORTH_FROM`]).
+        words: Option<BernoulliWords>,
     },
     /// Binary erasure channel: the "flips" are the erased positions.
     Bec(Geometric),
@@ -225,10 +233,16 @@ impl Sampler {
     ) {
         match *self {
             Sampler::Bsc(g) => {
-                // One Bernoulli process over all lanes * len trials, lane-major.
+                // One Bernoulli process over all lanes * len trials, lane-major; the lane and
+                // position follow the increasing trial index without a division.
+                let (mut lane, mut base) = (0usize, 0usize);
                 g.for_each_success(rng, (lanes * len) as u64, |t| {
                     let t = t as usize;
-                    flip(t / len, t % len);
+                    while t >= base + len {
+                        base += len;
+                        lane += 1;
+                    }
+                    flip(lane, t - base);
                 });
             }
             Sampler::Burst(blen, g) => {
@@ -263,10 +277,52 @@ impl Sampler {
                     }
                 }
             }
+            Sampler::Awgn {
+                words: Some(words), ..
+            } => {
+                let lanes_mask = if lanes >= 64 { !0 } else { (1u64 << lanes) - 1 };
+                assert!(lanes <= 64, "at most 64 lanes");
+                for t in 0..len {
+                    let mut w = words.word(rng) & lanes_mask;
+                    while w != 0 {
+                        flip(w.trailing_zeros() as usize, t);
+                        w &= w - 1;
+                    }
+                }
+            }
             Sampler::Awgn { wrong: g, .. } | Sampler::Bec(g) => {
                 Sampler::Bsc(g).sample_frames(rng, lanes, len, flip);
             }
         }
+    }
+
+    /// The flips of 64 frames of `len` bits as one word per position (bit `lane` set where that
+    /// frame's bit flips): `word(t, w)` for every position `t` in order, with the same draws
+    /// and the same flips as [`Sampler::sample_frames`] with 64 lanes. Only for the samplers
+    /// that draw words (see [`Sampler::draws_words`]).
+    ///
+    /// # Panics
+    /// For any other sampler.
+    pub fn sample_words<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        len: usize,
+        mut word: impl FnMut(usize, u64),
+    ) {
+        let Sampler::Awgn {
+            words: Some(words), ..
+        } = self
+        else {
+            panic!("sample_words on a sampler that does not draw words");
+        };
+        for t in 0..len {
+            word(t, words.word(rng));
+        }
+    }
+
+    /// True when [`Sampler::sample_words`] is available.
+    pub fn draws_words(&self) -> bool {
+        matches!(self, Sampler::Awgn { words: Some(_), .. })
     }
 
     /// For each of `lanes * len` bits (lane-major, as [`Sampler::sample_frames`] draws them),

@@ -333,10 +333,23 @@ impl Simulator {
         s.rx.copy_from_slice(&s.tx);
         let mut channel_errors = 0u64;
         let rx = &mut s.rx;
-        self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
-            rx[(t % d) * n + t / d] ^= 1 << lane;
-            channel_errors += (active >> lane) & 1;
-        });
+        if self.sampler.draws_words() {
+            self.sampler.sample_words(&mut rng, n * d, |t, w| {
+                let at = if d == 1 { t } else { (t % d) * n + t / d };
+                rx[at] ^= w;
+                channel_errors += u64::from((w & active).count_ones());
+            });
+        } else if d == 1 {
+            self.sampler.sample_frames(&mut rng, 64, n, |lane, t| {
+                rx[t] ^= 1 << lane;
+                channel_errors += (active >> lane) & 1;
+            });
+        } else {
+            self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
+                rx[(t % d) * n + t / d] ^= 1 << lane;
+                channel_errors += (active >> lane) & 1;
+            });
+        }
         let mut detected = 0u64;
         for cw in rx.chunks_exact_mut(n) {
             detected |= self.kernel.decode(cw);

@@ -41,6 +41,8 @@ enum Kind {
     AlienRows { m: usize, n: usize },
     /// Odd-by-even alien board, `m >= 3`: column parities, detection only.
     AlienCols { m: usize, n: usize },
+    /// `product:MxN`, `m, n <= 64`: row and column parity words, located without per-lane work.
+    Product { m: usize, n: usize },
     /// `hamming:N`: index `i` is Hamming position `i + 1`.
     Hamming { n: usize },
     /// `secded:N`: index 0 is the overall parity, index `i >= 1` is Hamming position `i`.
@@ -80,6 +82,7 @@ impl SlicedCode {
             Spec::Alien { rows: m, cols: n } if n == 2 && m >= 3 && m % 2 == 1 => {
                 Kind::AlienCols { m, n }
             }
+            Spec::Product { rows: m, cols: n } if m <= 64 && n <= 64 => Kind::Product { m, n },
             Spec::Hamming(n) => Kind::Hamming { n },
             Spec::Secded(n) => Kind::Secded { n },
             _ => Self::generic_kind(code),
@@ -130,10 +133,11 @@ impl SlicedCode {
         &self.positions
     }
 
-    /// `alien`, `hamming`, `secded` or `generic`: which kernel runs.
+    /// `alien`, `product`, `hamming`, `secded` or `generic`: which kernel runs.
     pub fn kernel_name(&self) -> &'static str {
         match self.kind {
             Kind::AlienOddOdd { .. } | Kind::AlienRows { .. } | Kind::AlienCols { .. } => "alien",
+            Kind::Product { .. } => "product",
             Kind::Hamming { .. } => "hamming",
             Kind::Secded { .. } => "secded",
             Kind::Generic { .. } => "generic",
@@ -187,6 +191,19 @@ impl SlicedCode {
                     words[j] = par(words, j) ^ c0 ^ b;
                 }
             }
+            &Kind::Product { m, n } => {
+                let (body, last) = words.split_at_mut((m - 1) * n);
+                last.fill(0);
+                for row in body.chunks_exact_mut(n) {
+                    let mut acc = 0;
+                    for (c, &w) in last.iter_mut().zip(&row[..n - 1]) {
+                        acc ^= w;
+                        *c ^= w;
+                    }
+                    row[n - 1] = acc;
+                    last[n - 1] ^= acc;
+                }
+            }
             &Kind::Hamming { n } => hamming_encode(&mut words[..n], 1),
             &Kind::Secded { n } => {
                 hamming_encode(&mut words[1..n], 1);
@@ -208,7 +225,11 @@ impl SlicedCode {
     pub fn decode(&self, words: &mut [u64]) -> u64 {
         assert_eq!(words.len(), self.n, "a slice has one word per position");
         match &self.kind {
+            &Kind::AlienOddOdd { m, n } if m <= 64 && n <= 64 => {
+                super::lines::decode_alien_odd_odd(words, m, n)
+            }
             &Kind::AlienOddOdd { m, n } => decode_alien_odd_odd(words, m, n),
+            &Kind::Product { m, n } => super::lines::decode_product(words, m, n),
             &Kind::AlienRows { m, n } => {
                 let par = |i: usize| words[i * n..(i + 1) * n].iter().fold(0, |a, &x| a ^ x);
                 let r0 = par(0);
@@ -491,6 +512,12 @@ mod tests {
             "repetition:5",
             "repetition:4",
             "parity:9",
+            "product:2x2",
+            "product:3x3",
+            "product:9x9",
+            "product:4x7",
+            "product:64x3",
+            "product:65x3",
         ];
         for (i, s) in specs.iter().enumerate() {
             let code = from_spec_str(s).unwrap();
@@ -508,16 +535,26 @@ mod tests {
             "hamming:7",
             "secded:72",
             "parity:4",
+            "product:9x9",
         ]
         .iter()
         .map(|s| SlicedCode::new(from_spec_str(s).unwrap().as_ref()).kernel_name())
         .collect();
-        assert_eq!(names, ["alien", "alien", "hamming", "secded", "generic"]);
+        assert_eq!(
+            names,
+            ["alien", "alien", "hamming", "secded", "generic", "product"]
+        );
     }
 
     #[test]
     fn every_single_error_corrected_in_every_lane() {
-        for s in ["alien:9x9", "alien:3x3", "secded:72", "hamming:15"] {
+        for s in [
+            "alien:9x9",
+            "alien:3x3",
+            "secded:72",
+            "hamming:15",
+            "product:9x9",
+        ] {
             let code = from_spec_str(s).unwrap();
             let kernel = SlicedCode::new(code.as_ref());
             let n = code.n();

@@ -15,10 +15,12 @@
 //! * [`team`]: resuming runs, and runs shared by cooperating processes (MPI ranks).
 
 pub mod analytic;
+pub mod bernoulli;
 pub mod channel;
 pub mod engine;
 pub mod exact;
 pub mod kernel;
+mod lines;
 pub mod normal;
 pub mod report;
 pub mod soft;

@@ -42,6 +42,14 @@ impl SoftBatch<'_> {
         self.sampler
             .sample_agreement(&mut rng, 64, len, &mut s.agree);
         s.llr.resize(n, 0.0);
+        // The message positions as a mask over the words of a codeword, and the codeword sent
+        // in a lane, as words: the wrong message bits are a masked XOR.
+        let words = n.div_ceil(64);
+        let mut msg_mask = vec![0u64; words];
+        for &p in pos {
+            msg_mask[p / 64] |= 1 << (p % 64);
+        }
+        let mut sent = vec![0u64; words];
         let (mut detected, mut wrong, mut bit_errors, mut channel_errors) = (0u64, 0u64, 0, 0);
         let mut per_lane = [0u64; 64];
         for lane in (0..64).filter(|l| (active >> l) & 1 == 1) {
@@ -49,17 +57,24 @@ impl SoftBatch<'_> {
             channel_errors += agree.iter().filter(|&&a| a <= 0.0).count() as u64;
             for c in 0..d {
                 let tx = &s.tx[c * n..(c + 1) * n];
+                sent.fill(0);
                 for (j, l) in s.llr.iter_mut().enumerate() {
                     let a = agree[j * d + c];
-                    *l = if (tx[j] >> lane) & 1 == 1 { -a } else { a };
+                    let bit = (tx[j] >> lane) & 1;
+                    sent[j / 64] |= bit << (j % 64);
+                    *l = if bit == 1 { -a } else { a };
                 }
                 if self.decoder.decode(&s.llr, &mut s.word) {
                     detected |= 1 << lane;
                 }
-                let w = pos
+                let w: u64 = s
+                    .word
+                    .words()
                     .iter()
-                    .filter(|&&p| s.word.get(p) != ((tx[p] >> lane) & 1 == 1))
-                    .count() as u64;
+                    .zip(&sent)
+                    .zip(&msg_mask)
+                    .map(|((&a, &b), &m)| u64::from(((a ^ b) & m).count_ones()))
+                    .sum();
                 if w > 0 {
                     wrong |= 1 << lane;
                     bit_errors += w;

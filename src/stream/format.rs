@@ -112,6 +112,11 @@ impl Layout {
             reason,
         };
         check_interleave(interleave).map_err(limit)?;
+        if let Spec::Product { .. } = spec {
+            return Err(limit(format!(
+                "{spec} is not supported by the stream codec (it has no stream header family)"
+            )));
+        }
         let n = spec.n();
         let row_bytes = interleave / 8;
         let group_bytes = n
@@ -233,6 +238,7 @@ fn k_of(spec: &Spec) -> usize {
         Spec::Hamming(n) => n - ceil_log2(n + 1),
         Spec::Repetition(_) => 1,
         Spec::Parity(n) => n - 1,
+        Spec::Product { rows, cols } => (rows - 1) * (cols - 1),
     }
 }
 
@@ -370,6 +376,7 @@ pub(crate) fn spec_fields(spec: &Spec) -> (u8, u32, u32) {
         Spec::Hamming(n) => (FAMILY_HAMMING, n as u32, 0),
         Spec::Repetition(n) => (FAMILY_REPETITION, n as u32, 0),
         Spec::Parity(n) => (FAMILY_PARITY, n as u32, 0),
+        Spec::Product { .. } => unreachable!("Layout::new refuses product codes"),
     }
 }
 

@@ -283,6 +283,7 @@ impl Kernel {
             ),
             Spec::Repetition(n) => Kernel::Repetition { checks: n - 1 },
             Spec::Parity(n) => Kernel::Parity { k: n - 1 },
+            Spec::Product { .. } => unreachable!("Layout::new refuses product codes"),
         }
     }
 

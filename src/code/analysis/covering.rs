@@ -111,6 +111,18 @@ pub fn secded_covering_radius(n: usize) -> usize {
     if n.is_power_of_two() { 2 } else { 3 }
 }
 
+/// The covering radius of `product:MxN`, `max(m, n)`.
+///
+/// Proof: a syndrome is a pair `(R, C)` of row and column parity vectors with `|R| = |C|`
+/// mod 2, and a cell `(i, j)` toggles `R_i` and `C_j`. A word of weight `w` changes at most
+/// `w` rows and `w` columns, so `(R, C)` needs at least `max(|R|, |C|)` cells; that many
+/// suffice: with `|R| >= |C|`, pair `|C|` odd rows with the odd columns, and the remaining
+/// (even number of) odd rows two by two in one column. The largest `max(|R|, |C|)` is
+/// `max(m, n)` (all rows odd, and `0` or `1` odd columns to match the parity).
+pub fn product_covering_radius(m: usize, n: usize) -> usize {
+    m.max(n)
+}
+
 /// The covering radius of a code: the largest Hamming distance from any word to the nearest
 /// codeword.
 ///
@@ -136,6 +148,7 @@ pub fn covering_radius(code: &dyn BlockCode) -> Result<usize> {
         Spec::Alien { rows, cols } => alien::covering_radius(rows, cols),
         Spec::Repetition(n) => n / 2,
         Spec::Parity(_) => 1,
+        Spec::Product { rows, cols } => product_covering_radius(rows, cols),
         Spec::Hamming(n) => {
             let r = ceil_log2(n + 1);
             if affordable(r, n) {
@@ -172,6 +185,25 @@ mod tests {
             assert_eq!(rep, n / 2, "repetition:{n}");
             if n >= 2 {
                 assert_eq!(syndrome_bfs(1, || std::iter::repeat_n(1u64, n)).unwrap(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn product_radius_by_search() {
+        for m in 2..=6usize {
+            for n in 2..=6usize {
+                // Syndrome bits: rows 0..m, then columns 0..n-1 (the last column's parity
+                // follows from the others).
+                let cols = move || {
+                    (0..m * n).map(move |p| {
+                        let (i, j) = (p / n, p % n);
+                        let c = if j + 1 < n { 1u64 << (m + j) } else { 0 };
+                        (1u64 << i) | c
+                    })
+                };
+                let r = syndrome_bfs(m + n - 1, cols).unwrap();
+                assert_eq!(r, product_covering_radius(m, n), "{m}x{n}");
             }
         }
     }

@@ -195,6 +195,27 @@ fn listed_dual(n: usize, r: usize, weight: impl Fn(u64) -> usize + Sync) -> Resu
     Ok(e)
 }
 
+/// The dual enumerator of `product:MxN`: the dual is spanned by the row and column checks,
+/// `{u_ij = a_i + b_j}` for all `(a, b)`, each `u` counted by `(a, b)` and `(a + 1, b + 1)`
+/// (the odd-by-odd alien dual without its parity condition on `|a| + |b|`); `u` has weight
+/// `alpha (n - beta) + (m - alpha) beta`.
+pub fn product_dual(m: usize, n: usize) -> DualEnumerator {
+    let mut e = DualEnumerator::new(m * n, m + n - 1);
+    let rm = binomial_row(m);
+    let rn = binomial_row(n);
+    let mut doubled: BTreeMap<usize, BigUint> = BTreeMap::new();
+    for (alpha, ca) in rm.iter().enumerate() {
+        for (beta, cb) in rn.iter().enumerate() {
+            let w = alpha * (n - beta) + (m - alpha) * beta;
+            *doubled.entry(w).or_default() += ca * cb;
+        }
+    }
+    for (w, c) in doubled {
+        e.add(w, c >> 1u32);
+    }
+    e
+}
+
 /// The dual of `parity:N`: `{0, 1^N}`.
 pub fn parity_dual(n: usize) -> DualEnumerator {
     let mut e = DualEnumerator::new(n, 1);
@@ -220,6 +241,7 @@ pub fn dual_enumerator(code: &dyn BlockCode) -> Result<DualEnumerator> {
         Spec::Secded(n) => secded_dual(n)?,
         Spec::Parity(n) => parity_dual(n),
         Spec::Repetition(n) => repetition_dual(n),
+        Spec::Product { rows, cols } => product_dual(rows, cols),
     })
 }
 

@@ -171,22 +171,82 @@ impl ChaseDecoder {
         };
         let mut test = z;
         let mut best: Option<(f64, u128)> = None;
+        // The cost of the test word (the flipped weak positions' reliabilities), kept up to
+        // date flip by flip; sums of a few f32 values are exact in f64, so this is the cost the
+        // word-by-word sum gives.
+        let mut flipped = 0f64;
         for pattern in 0u32..(1 << self.p) {
             if pattern > 0 {
                 let i = weak[pattern.trailing_zeros() as usize];
                 test ^= 1 << i;
                 s ^= t.cols[i];
+                let a = f64::from(llr[i].abs());
+                flipped += if (test ^ z) >> i & 1 == 1 { a } else { -a };
             }
-            if let Some(e) = t.fix.get(s) {
-                let cw = test ^ e;
-                let c = cost(cw ^ z);
-                if best.is_none_or(|(b, _)| c < b) {
-                    best = Some((c, cw));
-                }
+            let found = match &t.fix {
+                // One position or none: its reliability joins or leaves the test word's cost.
+                Fixes::Single(tab) => match tab[s as usize] {
+                    DETECTED => None,
+                    CLEAN => Some((flipped, test)),
+                    q => {
+                        let a = f64::from(llr[q as usize].abs());
+                        let c = if (test ^ z) >> q & 1 == 1 {
+                            flipped - a
+                        } else {
+                            flipped + a
+                        };
+                        Some((c, test ^ 1 << q))
+                    }
+                },
+                Fixes::Wide(_) => t.fix.get(s).map(|e| {
+                    let cw = test ^ e;
+                    (cost(cw ^ z), cw)
+                }),
+            };
+            if let Some((c, cw)) = found
+                && best.is_none_or(|(b, _)| c < b)
+            {
+                best = Some((c, cw));
             }
         }
         best.map(|(_, cw)| cw)
     }
+}
+
+impl ChaseDecoder {
+    /// True when the hard decoder is tabulated by syndrome (`n <= 128`, `n - k <= 20`).
+    pub fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// The Chase-II word on the syndrome table as a bit mask (bit `i` = codeword bit `i`), or
+    /// `None` without a table or when no test word decodes.
+    pub(crate) fn table_word(&self, llr: &[f32]) -> Option<u128> {
+        let t = self.table.as_ref()?;
+        let weak = weakest(llr, self.p);
+        self.decode_table(t, llr, &weak[..self.p])
+    }
+}
+
+/// The `p` least reliable positions (smallest `|llr|`, first ones on ties), by insertion into a
+/// short sorted list.
+fn weakest(llr: &[f32], p: usize) -> [usize; MAX_CHASE_P] {
+    let mut weak = [0usize; MAX_CHASE_P];
+    let mut len = 0;
+    for (i, l) in llr.iter().enumerate() {
+        let a = l.abs();
+        if len == p && (len == 0 || a >= llr[weak[len - 1]].abs()) {
+            continue;
+        }
+        let mut j = len.min(p - 1);
+        while j > 0 && llr[weak[j - 1]].abs() > a {
+            weak[j] = weak[j - 1];
+            j -= 1;
+        }
+        weak[j] = i;
+        len = (len + 1).min(p);
+    }
+    weak
 }
 
 impl SoftDecoder for ChaseDecoder {
@@ -196,22 +256,7 @@ impl SoftDecoder for ChaseDecoder {
 
     fn decode(&self, llr: &[f32], out: &mut BitVec) -> bool {
         assert_eq!(llr.len(), self.n, "one LLR per codeword bit");
-        // The p least reliable positions, by insertion into a short sorted list.
-        let mut weak = [0usize; MAX_CHASE_P];
-        let mut len = 0;
-        for (i, l) in llr.iter().enumerate() {
-            let a = l.abs();
-            if len == self.p && (len == 0 || a >= llr[weak[len - 1]].abs()) {
-                continue;
-            }
-            let mut j = len.min(self.p - 1);
-            while j > 0 && llr[weak[j - 1]].abs() > a {
-                weak[j] = weak[j - 1];
-                j -= 1;
-            }
-            weak[j] = i;
-            len = (len + 1).min(self.p);
-        }
+        let weak = weakest(llr, self.p);
         let weak = &weak[..self.p];
         if let Some(t) = &self.table {
             if let Some(cw) = self.decode_table(t, llr, weak) {

@@ -1,4 +1,5 @@
-//! Min-sum belief propagation on the parity checks of an odd-by-odd Alien Tiles board.
+//! Min-sum belief propagation on the row and column parity checks of an odd-by-odd Alien Tiles
+//! board or of a single-parity-check product code.
 //!
 //! A word of an odd-by-odd `m x n` board is a codeword exactly when all its `m + n` line
 //! parities are equal (see `docs/theory.md`). With one hidden bit `x` for that common parity the
@@ -8,6 +9,10 @@
 //! runs layered normalised min-sum: a pass over the rows, then over the columns, each check
 //! sending every neighbour `ALPHA * (product of the other signs) * (smallest other magnitude)`,
 //! and stops as soon as the hard decision of the posteriors is a codeword.
+//!
+//! The product code `product:MxN` has the same checks with `x = 0`: row `i` is
+//! `sum_j c_ij = 0`, column `j` is `sum_i c_ij = 0`, and the decoder runs them without the
+//! hidden bit (the row and column passes of a turbo product decoder of single-parity checks).
 
 use super::{SoftDecoder, unavailable};
 use crate::code::{BlockCode, Spec};
@@ -18,12 +23,14 @@ use crate::gf2::BitVec;
 /// magnitudes; a factor of about 0.75 corrects most of it for checks of this degree).
 pub const ALPHA: f32 = 0.75;
 
-/// The min-sum decoder of an odd-by-odd alien code.
+/// The min-sum decoder of an odd-by-odd alien code or a product code.
 #[derive(Debug)]
 pub struct MinSumDecoder {
     m: usize,
     n: usize,
     iterations: usize,
+    /// True for the alien code (checks `x + line = 0`), false for the product code (`x = 0`).
+    hidden: bool,
 }
 
 /// The messages of one decoding.
@@ -42,41 +49,47 @@ impl MinSumDecoder {
     /// Min-sum with at most `iterations` row-and-column passes.
     ///
     /// # Errors
-    /// [`crate::Error::Limit`] for anything but an odd-by-odd alien code of at least 3 x 3, or
-    /// no iterations.
+    /// [`crate::Error::Limit`] for anything but an odd-by-odd alien code of at least 3 x 3 or
+    /// a product code, or no iterations.
     pub fn new(code: &dyn BlockCode, iterations: usize) -> Result<Self> {
-        match code.spec() {
+        let (m, n, hidden) = match code.spec() {
             Spec::Alien { rows, cols } if rows % 2 == 1 && cols % 2 == 1 && rows.min(cols) >= 3 => {
-                if iterations == 0 {
-                    return Err(unavailable(
-                        code,
-                        "iterative",
-                        "expected at least 1 iteration, found 0".into(),
-                    ));
-                }
-                Ok(MinSumDecoder {
-                    m: rows,
-                    n: cols,
-                    iterations,
-                })
+                (rows, cols, true)
             }
-            spec => Err(unavailable(
+            Spec::Product { rows, cols } => (rows, cols, false),
+            spec => {
+                return Err(unavailable(
+                    code,
+                    "iterative",
+                    format!(
+                        "expected an odd-by-odd alien board of at least 3x3 or a product code (their row and column checks), found {spec}"
+                    ),
+                ));
+            }
+        };
+        if iterations == 0 {
+            return Err(unavailable(
                 code,
                 "iterative",
-                format!(
-                    "expected an odd-by-odd alien board of at least 3x3 (its row and column checks), found {spec}"
-                ),
-            )),
+                "expected at least 1 iteration, found 0".into(),
+            ));
         }
+        Ok(MinSumDecoder {
+            m,
+            n,
+            iterations,
+            hidden,
+        })
     }
 
-    /// True when the bits are a codeword: all row and column parities equal.
+    /// True when the bits are a codeword: all row and column parities equal (alien) or zero
+    /// (product).
     fn is_codeword(&self, bits: &[bool]) -> bool {
         let (m, n) = (self.m, self.n);
         let row = |i: usize| bits[i * n..(i + 1) * n].iter().fold(false, |a, &b| a ^ b);
         let col = |j: usize| (0..m).fold(false, |a, i| a ^ bits[i * n + j]);
-        let x = row(0);
-        (1..m).all(|i| row(i) == x) && (0..n).all(|j| col(j) == x)
+        let x = self.hidden && row(0);
+        (0..m).all(|i| row(i) == x) && (0..n).all(|j| col(j) == x)
     }
 }
 
@@ -128,23 +141,29 @@ impl SoftDecoder for MinSumDecoder {
                 for j in 0..n {
                     inputs[j] = llr[i * n + j] + msg.col[i * n + j];
                 }
+                let deg = n + usize::from(self.hidden);
                 inputs[n] = x_total - msg.row_x[i];
-                check(&inputs[..=n], &mut outputs[..=n]);
+                check(&inputs[..deg], &mut outputs[..deg]);
                 msg.row[i * n..(i + 1) * n].copy_from_slice(&outputs[..n]);
-                x_total += outputs[n] - msg.row_x[i];
-                msg.row_x[i] = outputs[n];
+                if self.hidden {
+                    x_total += outputs[n] - msg.row_x[i];
+                    msg.row_x[i] = outputs[n];
+                }
             }
             for j in 0..n {
                 for i in 0..m {
                     inputs[i] = llr[i * n + j] + msg.row[i * n + j];
                 }
+                let deg = m + usize::from(self.hidden);
                 inputs[m] = x_total - msg.col_x[j];
-                check(&inputs[..=m], &mut outputs[..=m]);
+                check(&inputs[..deg], &mut outputs[..deg]);
                 for (i, &o) in outputs[..m].iter().enumerate() {
                     msg.col[i * n + j] = o;
                 }
-                x_total += outputs[m] - msg.col_x[j];
-                msg.col_x[j] = outputs[m];
+                if self.hidden {
+                    x_total += outputs[m] - msg.col_x[j];
+                    msg.col_x[j] = outputs[m];
+                }
             }
             for (t, b) in bits.iter_mut().enumerate() {
                 *b = llr[t] + msg.row[t] + msg.col[t] < 0.0;

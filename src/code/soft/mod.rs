@@ -28,11 +28,13 @@
 //! assert!(out.is_zero());
 //! ```
 
+mod certify;
 mod chase;
 mod erasure;
 mod minsum;
 mod ml;
 pub mod reference;
+mod trellis;
 
 pub use chase::{ChaseDecoder, MAX_CHASE_P};
 pub use erasure::ErasureDecoder;
@@ -104,7 +106,7 @@ impl fmt::Display for DecoderKind {
 /// # Errors
 /// [`Error::Limit`] when the decoder does not exist for the code or is past its limit (ML work
 /// above [`MAX_ML_WORK`], Chase with more than [`MAX_CHASE_P`] positions, min-sum on anything
-/// but an odd-by-odd alien board of at least 3 x 3).
+/// but an odd-by-odd alien board of at least 3 x 3 or a product code).
 pub fn soft_decoder(code: &dyn BlockCode, kind: DecoderKind) -> Result<Box<dyn SoftDecoder>> {
     Ok(match kind {
         DecoderKind::Hard => Box::new(HardDecoder::new(code)),
