@@ -102,3 +102,33 @@ fn fuzz_two_bytes_in_a_one_group_chunk() {
     assert_eq!(rep.bytes_out, 2);
     assert!(rep.checksum_ok);
 }
+
+/// Found by the `roundtrip_damage` fuzz target (artifact
+/// `crash-b2314b32e9e558e4171d27c8d7d8732f50e711c5`): one byte of data, repetition:5, D = 64,
+/// chunks of 2147 bytes, no recovery, and a burst of at most `D` bits.
+#[test]
+fn fuzz_one_byte_repetition_burst() {
+    let o = Options {
+        chunk_size: 2147,
+        recovery: 0.0,
+        stream_id: Some(59146),
+        ..Options::new("repetition:5".parse().unwrap(), 64)
+    };
+    let data = [255u8];
+    let enc = stream::encode(&data, &o).unwrap().to_vec();
+    let bits = enc.len() as u64 * 8;
+    let len = 1 + 4_146_593_790u64 % 64;
+    let start = 4_294_174_719u64 % (bits - len + 1);
+    let mut bad = enc.clone();
+    for b in start..start + len {
+        bad[(b / 8) as usize] ^= 1 << (b % 8);
+    }
+    eprintln!(
+        "stream {} bytes, burst of {len} bits at bit {start} (byte {})",
+        enc.len(),
+        start / 8
+    );
+    let (out, rep) = stream::decode(&bad).expect("a burst of at most D bits is repaired");
+    assert_eq!(out.as_ref(), &data[..]);
+    assert!(rep.checksum_ok);
+}

@@ -9,7 +9,7 @@
 
 use super::codec::{Buf, ChunkStats, Codec, push_range, recovery_groups};
 use super::crc::Shift;
-use super::format::{Blocks, Layout, read_tail};
+use super::format::{Blocks, Layout, payload_in_groups, read_tail};
 use super::frame::{self, FRAME, Frame, Kind, MAX_META, Metadata, StripeShape};
 use super::source::Source;
 use super::stripe::{self, Plan, shard_bytes};
@@ -519,10 +519,10 @@ impl FramedDecoder {
         let hint = if groups == l.chunk_groups {
             l.chunk_size
         } else {
-            match area.checked_sub(l.tail(area)) {
-                Some(h) if h > 0 => h,
+            match payload_in_groups(groups, l.group_data, l.version) {
                 // Too small to hold a tail and a byte: not a chunk.
-                _ => return false,
+                0 => return false,
+                h => h,
             }
         };
         let off = self.out_base + (i - self.base) as usize * l.chunk_size;
