@@ -6,12 +6,16 @@
 //! routine is tested against.
 
 mod bitvec;
+mod blocked;
+mod huge;
 mod matrix;
 pub mod naive;
+mod panel;
 mod product;
 mod reduce;
 mod rng;
 mod russians;
+mod wide;
 
 pub use bitvec::{BitVec, words_for};
 pub use matrix::BitMatrix;
