@@ -594,7 +594,7 @@ impl Chaser {
                 },
             ));
         };
-        let (constraints, l) = linear_chase(&layout);
+        let (constraints, l) = constraint_system(&layout);
         Ok(Chaser {
             rows: m,
             cols: n,
@@ -695,6 +695,28 @@ pub(crate) fn chase_stencil(game: &Game) -> Result<super::Stencil> {
 /// As [`Chaser::new`] and [`Chaser::solve`].
 pub fn chase_solve(game: &Game, board: &Board) -> Result<Option<BitVec>> {
     Chaser::new(game)?.solve(board)
+}
+
+/// The constraint lights in equation order and the `u x u` matrix of their forms: for plain
+/// Lights Out by its polynomial ([`super::chebyshev`]), else by [`linear_chase`].
+fn constraint_system(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
+    let mut plus = layout.offsets.clone();
+    plus.sort_unstable();
+    if !layout.torus && plus == [(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)] {
+        // Row 0's presses are the unknowns and row m - 1's lights the constraints, in order.
+        let (m, n) = (layout.m, layout.n);
+        debug_assert!((0..n).all(|j| layout.var(0, j) == Some(j)) && layout.unknowns == n);
+        let constraints: Vec<_> = (0..n).map(|k| (m - 1, k)).collect();
+        debug_assert!(
+            layout
+                .constraints()
+                .iter()
+                .map(|c| (c.0, c.1))
+                .eq(constraints.iter().copied())
+        );
+        return (constraints, super::chebyshev::lights_out_constraints(m, n));
+    }
+    linear_chase(layout)
 }
 
 /// The chase over affine forms: every press as a packed form over the `u` unknowns. Returns the
@@ -939,6 +961,17 @@ mod tests {
 
     fn random_bits(rng: &mut ChaCha8Rng, len: usize) -> BitVec {
         BitVec::from_bools(&(0..len).map(|_| rng.r#gen::<bool>()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn lights_out_polynomial_agrees_with_the_chase_over_forms() {
+        let plus = vec![(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)];
+        for m in 1..=20 {
+            for n in (1..=20).chain([63, 64, 65, 130]) {
+                let layout = Layout::new(m, n, false, plus.clone());
+                assert_eq!(constraint_system(&layout), linear_chase(&layout), "{m}x{n}");
+            }
+        }
     }
 
     #[test]
