@@ -10,8 +10,9 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024 2048 4096 8192)
 RUNS="${RUNS:-7}" "$here/run.sh" 64 >/dev/null # installs M4RI if needed and compiles the harness
 (cd "$root" && cargo bench --bench gf2 --no-run >/dev/null 2>&1)
+# The gf2 bench's own artifact (the tilecode binary may be listed after it).
 bench="$(cd "$root" && cargo bench --bench gf2 --no-run --message-format=json 2>/dev/null |
-  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)"
+  grep '"name":"gf2"' | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)"
 m4ri="${TMPDIR:-/tmp}/tilecode-m4ri-bench"
 for round in $(seq "${ROUNDS:-3}"); do
   echo "# round $round"

@@ -16,7 +16,7 @@
 //! force; `docs/theory.md` lists every correction.
 
 use super::Board;
-use crate::gf2::BitVec;
+use crate::gf2::{BitMatrix, BitVec};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 
@@ -77,17 +77,28 @@ pub fn parity_pair(g: &Board) -> (BitVec, BitVec) {
 
 /// `psi(k)`: the game produced from the solved game by pressing the cells lit in `k`, in O(mn).
 pub fn psi(k: &Board) -> Board {
+    // On packed rows: the column parities are the XOR of the rows, and each row then takes
+    // `c + r_i 1`; O(mn / 64) word operations.
     let (m, n) = (k.rows(), k.cols());
-    let (r, c) = parity_pair(k);
-    let mut g = k.clone();
-    for i in 0..m {
-        for j in 0..n {
-            if r.get(i) ^ c.get(j) {
-                g.flip(i, j);
+    let mut rows = BitMatrix::from_row_major(m, n, k.bits());
+    let mut c = vec![0u64; rows.stride()];
+    let r: Vec<bool> = (0..m)
+        .map(|i| {
+            let mut parity = 0;
+            for (cw, &w) in c.iter_mut().zip(rows.row(i)) {
+                *cw ^= w;
+                parity ^= w.count_ones();
             }
+            parity & 1 == 1
+        })
+        .collect();
+    let ones = BitVec::ones(n);
+    for (i, &ri) in r.iter().enumerate() {
+        for (w, (&cw, &o)) in rows.row_mut(i).iter_mut().zip(c.iter().zip(ones.words())) {
+            *w ^= cw ^ if ri { o } else { 0 };
         }
     }
-    g
+    Board::from_bits(m, n, rows.to_row_major()).expect("same size")
 }
 
 /// The syndrome of a game: the paper's invariant, which identifies its coset of the solvable

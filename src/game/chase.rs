@@ -20,128 +20,11 @@
 
 use super::{Board, Game, Pattern};
 use crate::error::{Error, Result};
-use crate::gf2::{BitMatrix, BitVec, Echelon, words_for};
+use crate::gf2::{BitMatrix, BitVec, Echelon, extract_bits, words_for};
 
 // ---------------------------------------------------------------------------------------------
-// Packed rows
+// Packed rows: boards as `BitMatrix` (rows padded to whole words)
 // ---------------------------------------------------------------------------------------------
-
-/// A board as word-aligned packed rows (each row padded to whole `u64` words, padding zero).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Rows {
-    rows: usize,
-    cols: usize,
-    stride: usize,
-    data: Vec<u64>,
-}
-
-impl Rows {
-    pub(crate) fn zeros(rows: usize, cols: usize) -> Rows {
-        let stride = words_for(cols);
-        Rows {
-            rows,
-            cols,
-            stride,
-            data: vec![0; rows * stride],
-        }
-    }
-
-    /// Rows from row-major bits.
-    pub(crate) fn from_bits(rows: usize, cols: usize, bits: &BitVec) -> Rows {
-        assert_eq!(bits.len(), rows * cols);
-        let mut r = Rows::zeros(rows, cols);
-        if cols.is_multiple_of(64) {
-            r.data.copy_from_slice(bits.words());
-            return r;
-        }
-        let stride = r.stride;
-        for i in 0..rows {
-            extract(
-                bits.words(),
-                i * cols,
-                cols,
-                &mut r.data[i * stride..(i + 1) * stride],
-            );
-        }
-        r
-    }
-
-    /// Back to row-major bits.
-    pub(crate) fn to_bits(&self) -> BitVec {
-        let (m, n) = (self.rows, self.cols);
-        if n % 64 == 0 {
-            return BitVec::from_words(self.data.clone(), m * n);
-        }
-        let mut words = vec![0u64; words_for(m * n)];
-        for i in 0..m {
-            deposit(&mut words, i * n, n, self.row(i));
-        }
-        BitVec::from_words(words, m * n)
-    }
-
-    /// The all-ones row of `n` columns, padded.
-    pub(crate) fn ones_row(n: usize) -> Vec<u64> {
-        BitVec::ones(n).words().to_vec()
-    }
-
-    pub(crate) fn stride(&self) -> usize {
-        self.stride
-    }
-
-    pub(crate) fn row(&self, i: usize) -> &[u64] {
-        &self.data[i * self.stride..(i + 1) * self.stride]
-    }
-
-    pub(crate) fn row_mut(&mut self, i: usize) -> &mut [u64] {
-        &mut self.data[i * self.stride..(i + 1) * self.stride]
-    }
-
-    fn get(&self, i: usize, j: usize) -> bool {
-        (self.data[i * self.stride + j / 64] >> (j % 64)) & 1 == 1
-    }
-
-    fn is_zero(&self) -> bool {
-        self.data.iter().all(|&w| w == 0)
-    }
-}
-
-/// Copies bits `start..start + len` of `src` into `dst` (from bit 0); bits of `dst` past `len`
-/// are cleared.
-fn extract(src: &[u64], start: usize, len: usize, dst: &mut [u64]) {
-    let (q, r) = (start / 64, start % 64);
-    for (w, d) in dst.iter_mut().enumerate().take(words_for(len)) {
-        let i = q + w;
-        let lo = src.get(i).copied().unwrap_or(0) >> r;
-        let hi = if r != 0 {
-            src.get(i + 1).copied().unwrap_or(0) << (64 - r)
-        } else {
-            0
-        };
-        *d = lo | hi;
-    }
-    for d in dst.iter_mut().skip(words_for(len)) {
-        *d = 0;
-    }
-    if !len.is_multiple_of(64) {
-        dst[len / 64] &= (1u64 << (len % 64)) - 1;
-    }
-}
-
-/// Writes the first `len` bits of `src` into bits `start..start + len` of `dst` (which must be
-/// zero there).
-fn deposit(dst: &mut [u64], start: usize, len: usize, src: &[u64]) {
-    let (q, r) = (start / 64, start % 64);
-    for w in 0..words_for(len) {
-        let mut v = src[w];
-        if w == len / 64 && !len.is_multiple_of(64) {
-            v &= (1u64 << (len % 64)) - 1;
-        }
-        dst[q + w] |= v << r;
-        if r != 0 && q + w + 1 < dst.len() {
-            dst[q + w + 1] |= v >> (64 - r);
-        }
-    }
-}
 
 /// `dst ^= src << s` over whole words (bit `j` of `src` to bit `j + s`); caller masks the tail.
 fn shl_xor(dst: &mut [u64], src: &[u64], s: usize) {
@@ -594,7 +477,7 @@ impl Chaser {
                 },
             ));
         };
-        let (constraints, l) = linear_chase(&layout);
+        let (constraints, l) = constraint_system(&layout);
         Ok(Chaser {
             rows: m,
             cols: n,
@@ -637,7 +520,7 @@ impl Chaser {
             return Ok(board.bits().is_zero().then(|| BitVec::zeros(m * n)));
         };
         let b = self.orient.forward(m, n, board.bits());
-        let b_rows = Rows::from_bits(layout.m, layout.n, &b);
+        let b_rows = BitMatrix::from_row_major(layout.m, layout.n, &b);
         // Chase with every unknown 0: the constraint lights left lit are the right-hand side.
         let zero = BitVec::zeros(layout.unknowns);
         let p0 = concrete_chase(layout, &b_rows, &zero);
@@ -654,7 +537,7 @@ impl Chaser {
         };
         let p = concrete_chase(layout, &b_rows, &x);
         debug_assert!(residual(layout, &b_rows, &p).is_zero());
-        Ok(Some(self.orient.backward(m, n, &p.to_bits())))
+        Ok(Some(self.orient.backward(m, n, &p.to_row_major())))
     }
 
     /// A basis of the quiet patterns (presses that change nothing), from the kernel of the
@@ -664,13 +547,13 @@ impl Chaser {
         let Some(layout) = &self.layout else {
             return (0..m * n).map(|i| BitVec::unit(m * n, i)).collect();
         };
-        let dark = Rows::zeros(layout.m, layout.n);
+        let dark = BitMatrix::zeros(layout.m, layout.n);
         self.echelon
             .kernel()
             .iter()
             .map(|x| {
                 let p = concrete_chase(layout, &dark, x);
-                self.orient.backward(m, n, &p.to_bits())
+                self.orient.backward(m, n, &p.to_row_major())
             })
             .collect()
     }
@@ -695,6 +578,28 @@ pub(crate) fn chase_stencil(game: &Game) -> Result<super::Stencil> {
 /// As [`Chaser::new`] and [`Chaser::solve`].
 pub fn chase_solve(game: &Game, board: &Board) -> Result<Option<BitVec>> {
     Chaser::new(game)?.solve(board)
+}
+
+/// The constraint lights in equation order and the `u x u` matrix of their forms: for plain
+/// Lights Out by its polynomial ([`super::chebyshev`]), else by [`linear_chase`].
+fn constraint_system(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
+    let mut plus = layout.offsets.clone();
+    plus.sort_unstable();
+    if !layout.torus && plus == [(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)] {
+        // Row 0's presses are the unknowns and row m - 1's lights the constraints, in order.
+        let (m, n) = (layout.m, layout.n);
+        debug_assert!((0..n).all(|j| layout.var(0, j) == Some(j)) && layout.unknowns == n);
+        let constraints: Vec<_> = (0..n).map(|k| (m - 1, k)).collect();
+        debug_assert!(
+            layout
+                .constraints()
+                .iter()
+                .map(|c| (c.0, c.1))
+                .eq(constraints.iter().copied())
+        );
+        return (constraints, super::chebyshev::lights_out_constraints(m, n));
+    }
+    linear_chase(layout)
 }
 
 /// The chase over affine forms: every press as a packed form over the `u` unknowns. Returns the
@@ -791,17 +696,17 @@ fn linear_chase(layout: &Layout) -> (Vec<(usize, usize)>, BitMatrix) {
 }
 
 /// The chase with bit values: presses for board `b` with the unknowns set to `x`.
-fn concrete_chase(layout: &Layout, b: &Rows, x: &BitVec) -> Rows {
+fn concrete_chase(layout: &Layout, b: &BitMatrix, x: &BitVec) -> BitMatrix {
     let (m, n) = (layout.m, layout.n);
-    let mut p = Rows::zeros(m, n);
+    let mut p = BitMatrix::zeros(m, n);
     if layout.packed() {
         let (a, bl) = layout.lead;
-        let stride = p.stride;
+        let stride = p.stride();
         let mut res = vec![0u64; stride];
         for r in 0..m {
             let first = layout.row_first_var[r];
             if layout.row_first_var[r + 1] - first == n {
-                extract(x.words(), first, n, p.row_mut(r));
+                extract_bits(x.words(), first, n, p.row_mut(r));
                 continue;
             }
             let Some((q, _)) = layout.place(r as isize + a, 0) else {
@@ -816,7 +721,7 @@ fn concrete_chase(layout: &Layout, b: &Rows, x: &BitVec) -> Rows {
                 debug_assert!(src < r);
                 shift_xor(
                     &mut res,
-                    &p.data[src * stride..(src + 1) * stride],
+                    &p.data()[src * stride..(src + 1) * stride],
                     n,
                     dc,
                     layout.torus,
@@ -844,7 +749,7 @@ fn concrete_chase(layout: &Layout, b: &Rows, x: &BitVec) -> Rows {
                 }
             };
             if v {
-                p.data[r * p.stride + j / 64] |= 1 << (j % 64);
+                p.set(r, j, true);
             }
         }
     }
@@ -852,15 +757,15 @@ fn concrete_chase(layout: &Layout, b: &Rows, x: &BitVec) -> Rows {
 }
 
 /// `b + effect(p)`: the lights left on after pressing `p`.
-fn residual(layout: &Layout, b: &Rows, p: &Rows) -> Rows {
+fn residual(layout: &Layout, b: &BitMatrix, p: &BitMatrix) -> BitMatrix {
     let mut out = b.clone();
     apply_offsets(&layout.offsets, layout.torus, p, &mut out);
     out
 }
 
 /// `out += effect of presses p` for distinct stencil offsets.
-fn apply_offsets(offsets: &[(isize, isize)], torus: bool, p: &Rows, out: &mut Rows) {
-    let (m, n) = (p.rows, p.cols);
+fn apply_offsets(offsets: &[(isize, isize)], torus: bool, p: &BitMatrix, out: &mut BitMatrix) {
+    let (m, n) = (p.rows(), p.cols());
     for q in 0..m {
         for &(dr, dc) in offsets {
             let r = q as isize - dr;
@@ -871,10 +776,10 @@ fn apply_offsets(offsets: &[(isize, isize)], torus: bool, p: &Rows, out: &mut Ro
             } else {
                 continue;
             };
-            let stride = p.stride;
+            let stride = p.stride();
             shift_xor(
-                &mut out.data[q * stride..(q + 1) * stride],
-                &p.data[r * stride..(r + 1) * stride],
+                &mut out.data_mut()[q * stride..(q + 1) * stride],
+                &p.data()[r * stride..(r + 1) * stride],
                 n,
                 dc,
                 torus,
@@ -925,10 +830,10 @@ pub fn effect(game: &Game, presses: &BitVec) -> Result<Board> {
         let mut seen = std::collections::HashSet::new();
         offsets.retain(|&(dr, dc)| seen.insert((dr.rem_euclid(mi), dc.rem_euclid(ni))));
     }
-    let p = Rows::from_bits(m, n, presses);
-    let mut out = Rows::zeros(m, n);
+    let p = BitMatrix::from_row_major(m, n, presses);
+    let mut out = BitMatrix::zeros(m, n);
     apply_offsets(&offsets, game.torus, &p, &mut out);
-    Board::from_bits(m, n, out.to_bits())
+    Board::from_bits(m, n, out.to_row_major())
 }
 
 #[cfg(test)]
@@ -942,12 +847,23 @@ mod tests {
     }
 
     #[test]
+    fn lights_out_polynomial_agrees_with_the_chase_over_forms() {
+        let plus = vec![(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)];
+        for m in 1..=20 {
+            for n in (1..=20).chain([63, 64, 65, 130]) {
+                let layout = Layout::new(m, n, false, plus.clone());
+                assert_eq!(constraint_system(&layout), linear_chase(&layout), "{m}x{n}");
+            }
+        }
+    }
+
+    #[test]
     fn rows_roundtrip_and_shifts() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for (m, n) in [(1, 1), (3, 5), (2, 64), (3, 65), (4, 130), (2, 200)] {
             let bits = random_bits(&mut rng, m * n);
-            let r = Rows::from_bits(m, n, &bits);
-            assert_eq!(r.to_bits(), bits, "{m}x{n}");
+            let r = BitMatrix::from_row_major(m, n, &bits);
+            assert_eq!(r.to_row_major(), bits, "{m}x{n}");
             for s in [-70isize, -3, -1, 0, 1, 2, 63, 64, 65, 199] {
                 for torus in [false, true] {
                     let mut dst = vec![0u64; r.stride()];

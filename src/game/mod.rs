@@ -3,6 +3,7 @@
 pub mod alien;
 mod board;
 pub mod chase;
+mod chebyshev;
 pub mod decompose;
 mod gray;
 pub mod hardest;

@@ -78,6 +78,42 @@ impl BitMatrix {
         m
     }
 
+    /// The `rows x cols` matrix whose entries are `bits` in row-major order (a board's layout:
+    /// entry `(i, j)` is bit `i * cols + j`).
+    ///
+    /// # Panics
+    /// If `bits` does not have `rows * cols` bits.
+    pub fn from_row_major(rows: usize, cols: usize, bits: &BitVec) -> Self {
+        assert_eq!(
+            bits.len(),
+            rows * cols,
+            "{rows}x{cols} entries from {} bits",
+            bits.len()
+        );
+        let mut m = Self::zeros(rows, cols);
+        if cols.is_multiple_of(64) {
+            m.data.copy_from_slice(bits.words());
+            return m;
+        }
+        for i in 0..rows {
+            extract_bits(bits.words(), i * cols, cols, m.row_mut(i));
+        }
+        m
+    }
+
+    /// The entries in row-major order, the inverse of [`from_row_major`](Self::from_row_major).
+    pub fn to_row_major(&self) -> BitVec {
+        let (m, n) = (self.rows, self.cols);
+        if n.is_multiple_of(64) {
+            return BitVec::from_words(self.data.clone(), m * n);
+        }
+        let mut words = vec![0u64; words_for(m * n)];
+        for i in 0..m {
+            deposit_bits(&mut words, i * n, n, self.row(i));
+        }
+        BitVec::from_words(words, m * n)
+    }
+
     /// Number of rows.
     #[inline]
     pub fn rows(&self) -> usize {
@@ -189,6 +225,44 @@ impl BitMatrix {
     }
 }
 
+/// Copies bits `start..start + len` of the packed bits `src` (zero past its end) into `dst`
+/// from bit 0; bits of `dst` past `len` are cleared.
+pub fn extract_bits(src: &[u64], start: usize, len: usize, dst: &mut [u64]) {
+    let (q, r) = (start / 64, start % 64);
+    for (w, d) in dst.iter_mut().enumerate().take(words_for(len)) {
+        let i = q + w;
+        let lo = src.get(i).copied().unwrap_or(0) >> r;
+        let hi = if r != 0 {
+            src.get(i + 1).copied().unwrap_or(0) << (64 - r)
+        } else {
+            0
+        };
+        *d = lo | hi;
+    }
+    for d in dst.iter_mut().skip(words_for(len)) {
+        *d = 0;
+    }
+    if !len.is_multiple_of(64) {
+        dst[len / 64] &= (1u64 << (len % 64)) - 1;
+    }
+}
+
+/// Writes the first `len` bits of `src` into bits `start..start + len` of `dst` (which must be
+/// zero there).
+fn deposit_bits(dst: &mut [u64], start: usize, len: usize, src: &[u64]) {
+    let (q, r) = (start / 64, start % 64);
+    for w in 0..words_for(len) {
+        let mut v = src[w];
+        if w == len / 64 && !len.is_multiple_of(64) {
+            v &= (1u64 << (len % 64)) - 1;
+        }
+        dst[q + w] |= v << r;
+        if r != 0 && q + w + 1 < dst.len() {
+            dst[q + w + 1] |= v >> (64 - r);
+        }
+    }
+}
+
 /// The mask of the valid bits in the last word of a row of `cols` bits.
 #[inline]
 pub(super) fn tail_mask(cols: usize) -> u64 {
@@ -256,6 +330,21 @@ mod tests {
         }
         assert!(m.weight() > 60);
         assert_eq!(BitMatrix::random(0, 5, &mut g), BitMatrix::zeros(0, 5));
+    }
+
+    #[test]
+    fn row_major_roundtrip() {
+        let mut g = SplitMix64::new(6);
+        for (m, n) in [(0, 3), (1, 1), (3, 5), (2, 64), (3, 65), (4, 130), (5, 200)] {
+            let bits = BitMatrix::random(1, m * n, &mut g).row_vec(0);
+            let a = BitMatrix::from_row_major(m, n, &bits);
+            for i in 0..m {
+                for j in 0..n {
+                    assert_eq!(a.get(i, j), bits.get(i * n + j));
+                }
+            }
+            assert_eq!(a.to_row_major(), bits);
+        }
     }
 
     #[test]

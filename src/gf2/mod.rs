@@ -6,14 +6,18 @@
 //! routine is tested against.
 
 mod bitvec;
+mod blocked;
+mod huge;
 mod matrix;
 pub mod naive;
+mod panel;
 mod product;
 mod reduce;
 mod rng;
 mod russians;
+mod wide;
 
 pub use bitvec::{BitVec, words_for};
-pub use matrix::BitMatrix;
+pub use matrix::{BitMatrix, extract_bits};
 pub use reduce::Echelon;
 pub use rng::SplitMix64;

@@ -1,182 +1,29 @@
 //! Row reduction: reduced row echelon form with the pivot record, rank, solving with a
 //! certificate of inconsistency, kernels, and the row transform for repeated solving.
 //!
-//! The eliminator works on panels of 64 columns (one word). For each panel it
-//! 1. picks, scanning down from the current pivot row, rows whose panel words are independent
-//!    (a basis kept by lowest set bit, one word per row: cheap);
-//! 2. moves them up and reduces them among themselves (Gauss-Jordan on at most 64 rows), which
-//!    fixes the panel's pivot columns, in order;
-//! 3. clears the panel's pivot columns from every other row in one Four Russians pass: a row's
-//!    coefficient for the pivot row of column `p` is just its own bit `p`, so the panel word,
-//!    masked to the pivot columns, indexes the tables directly.
-//!
-//! Tracking the transform `T` (with `T A = R`) uses that only pivot rows are ever added to other
-//! rows: the columns of `T` that are not identity columns are those of rows already chosen as
-//! pivots. They are stored compactly, in the order the rows were chosen, so the transform part of
-//! every pass is only as wide as the rank so far; one column permutation at the end restores the
-//! original order.
+//! Two eliminators do the work: [`panel`](super::panel) (64 columns at a time; it alone tracks
+//! the transform) and [`blocked`](super::blocked) (several panels per pass over the matrix, for
+//! large matrices, where the panel eliminator is bound by memory traffic).
 
 use super::bitvec::{BitVec, words_for};
-use super::matrix::{BitMatrix, swap_rows, tail_mask, xor_rows};
-use super::russians::{CHUNK, Sources, Tables};
+use super::matrix::BitMatrix;
+use super::panel::{Track, eliminate};
+use super::{blocked, panel};
 
-/// Below this many rows to update, building tables costs more than adding rows directly.
-const TABLE_MIN_ROWS: usize = 128;
+/// From this many rows and columns on the blocked eliminator is used: below, the matrix stays in
+/// the caches and the panel eliminator's smaller tables win (measured: the panel eliminator is
+/// faster at 8192 x 8192, the blocked one at 16384 x 16384).
+const BLOCKED_MIN: usize = 12288;
 
-/// The compact transform carried along by [`eliminate`].
-struct Track {
-    /// First word of the transform part of each row; the matrix being reduced is before it.
-    t_start: usize,
-    /// `orig[i]`: the original index of the row now at position `i`.
-    orig: Vec<usize>,
-    /// `chosen[s]`: the original index of the `s`-th row chosen as a pivot; compact column `s`
-    /// of the transform stands for original row `chosen[s]`.
-    chosen: Vec<usize>,
-}
-
-/// Brings columns `0..ncols` of `m` to reduced row echelon form (`full`) or to row echelon form
-/// with reduced pivot columns among the pivot rows only (`!full`, rows above a pivot are left
-/// alone). Row operations apply to whole rows. Returns the pivot columns in order.
-fn eliminate(
-    m: &mut BitMatrix,
-    ncols: usize,
-    full: bool,
-    mut track: Option<&mut Track>,
-) -> Vec<usize> {
+/// Brings columns `0..ncols` of `m` to reduced row echelon form (`full`) or row echelon form
+/// (`!full`) with whichever eliminator suits its size; returns the pivot columns.
+fn reduce(m: &mut BitMatrix, ncols: usize, full: bool) -> Vec<usize> {
     let (rows, stride) = (m.rows(), m.stride());
-    let a_end = track.as_ref().map_or(stride, |t| t.t_start);
-    debug_assert!(ncols <= 64 * a_end);
-    let data = m.data_mut();
-    let mut pivots = Vec::new();
-    let mut idx = vec![0u64; rows];
-    let mut tables: Option<Tables> = None;
-    let mut chosen_rows = Vec::with_capacity(64);
-    let mut r = 0;
-    for w in 0..words_for(ncols) {
-        if r == rows {
-            break;
-        }
-        let mask = if 64 * (w + 1) <= ncols {
-            !0
-        } else {
-            tail_mask(ncols)
-        };
-
-        // 1. Rows with independent panel words.
-        let limit = (mask.count_ones() as usize).min(rows - r);
-        let mut basis = [0u64; 64];
-        chosen_rows.clear();
-        for i in r..rows {
-            let mut x = data[i * stride + w] & mask;
-            while x != 0 {
-                let b = x.trailing_zeros() as usize;
-                if basis[b] == 0 {
-                    basis[b] = x;
-                    chosen_rows.push(i);
-                    break;
-                }
-                x ^= basis[b];
-            }
-            if chosen_rows.len() == limit {
-                break;
-            }
-        }
-        let k = chosen_rows.len();
-        if k == 0 {
-            continue;
-        }
-        // The chosen rows are increasing and each is at or below its target, so plain swaps
-        // move them to r..r + k without disturbing the ones still to move.
-        for (j, &i) in chosen_rows.iter().enumerate() {
-            swap_rows(data, stride, r + j, i);
-            if let Some(t) = track.as_deref_mut() {
-                t.orig.swap(r + j, i);
-            }
-        }
-        let t_range = match track.as_deref_mut() {
-            Some(t) => {
-                // The chosen rows' identity columns become explicit compact columns r..r + k.
-                for j in r..r + k {
-                    data[j * stride + t.t_start + j / 64] |= 1u64 << (j % 64);
-                    t.chosen.push(t.orig[j]);
-                }
-                t.t_start..t.t_start + words_for(r + k)
-            }
-            None => 0..0,
-        };
-        let segments = [w..a_end, t_range];
-
-        // 2. Gauss-Jordan among the chosen rows, on the panel's columns in order.
-        let mut sources: Sources = [None; 64];
-        let mut pivot_mask = 0u64;
-        let mut done = 0;
-        let mut bits = mask;
-        while bits != 0 && done < k {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let bit = 1u64 << b;
-            let Some(j) = (r + done..r + k).find(|&j| data[j * stride + w] & bit != 0) else {
-                continue;
-            };
-            let p = r + done;
-            swap_rows(data, stride, p, j);
-            if let Some(t) = track.as_deref_mut() {
-                t.orig.swap(p, j);
-            }
-            for j in r..r + k {
-                if j != p && data[j * stride + w] & bit != 0 {
-                    for seg in &segments {
-                        xor_rows(data, stride, p, j, seg.clone());
-                    }
-                }
-            }
-            sources[b] = Some(p);
-            pivot_mask |= bit;
-            pivots.push(64 * w + b);
-            done += 1;
-        }
-        debug_assert_eq!(done, k, "the chosen rows are independent on the panel");
-
-        // 3. Clear the pivot columns from the other rows.
-        let lo = if full { 0 } else { r + k };
-        let mut targets = 0;
-        for (i, x) in idx.iter_mut().enumerate().skip(lo) {
-            *x = if (r..r + k).contains(&i) {
-                0
-            } else {
-                data[i * stride + w] & pivot_mask
-            };
-            targets += usize::from(*x != 0);
-        }
-        if targets < TABLE_MIN_ROWS {
-            for (i, &x) in idx.iter().enumerate().skip(lo) {
-                let mut x = x;
-                while x != 0 {
-                    let b = x.trailing_zeros() as usize;
-                    x &= x - 1;
-                    let p =
-                        sources[b].unwrap_or_else(|| unreachable!("indices are masked to pivots"));
-                    for seg in &segments {
-                        xor_rows(data, stride, p, i, seg.clone());
-                    }
-                }
-            }
-        } else {
-            let tables = tables.get_or_insert_with(Tables::new);
-            tables.set_sources(&sources);
-            for seg in &segments {
-                let mut off = seg.start;
-                while off < seg.end {
-                    let len = CHUNK.min(seg.end - off);
-                    tables.build(data, stride, &sources, off, len);
-                    tables.apply(data, stride, &idx, lo..rows, off, len);
-                    off += len;
-                }
-            }
-        }
-        r += k;
+    if rows >= BLOCKED_MIN && ncols >= BLOCKED_MIN {
+        blocked::eliminate(m.data_mut(), rows, stride, ncols, full)
+    } else {
+        panel::eliminate(m.data_mut(), rows, stride, 0, ncols, full, None)
     }
-    pivots
 }
 
 impl BitMatrix {
@@ -184,13 +31,13 @@ impl BitMatrix {
     /// nonzero row, in order (so the rank is the length of the result).
     pub fn rref_in_place(&mut self) -> Vec<usize> {
         let cols = self.cols();
-        eliminate(self, cols, true, None)
+        reduce(self, cols, true)
     }
 
     /// The rank.
     pub fn rank(&self) -> usize {
         let cols = self.cols();
-        eliminate(&mut self.clone(), cols, false, None).len()
+        reduce(&mut self.clone(), cols, false).len()
     }
 
     /// The reduced echelon form with the transform that produces it, for repeated solving.
@@ -207,7 +54,15 @@ impl BitMatrix {
             orig: (0..rows).collect(),
             chosen: Vec::with_capacity(rows),
         };
-        let pivots = eliminate(&mut aug, self.cols(), true, Some(&mut track));
+        let pivots = eliminate(
+            aug.data_mut(),
+            rows,
+            s,
+            0,
+            self.cols(),
+            true,
+            Some(&mut track),
+        );
         // The rows never chosen keep their identity columns; make them explicit too.
         for j in pivots.len()..rows {
             aug.data_mut()[j * s + a_words + j / 64] |= 1u64 << (j % 64);
@@ -255,7 +110,7 @@ impl BitMatrix {
             row[..a_words].copy_from_slice(self.row(i));
             row[a_words] = u64::from(b.get(i));
         }
-        let pivots = eliminate(&mut aug, self.cols(), false, None);
+        let pivots = reduce(&mut aug, self.cols(), false);
         let rank = pivots.len();
         let rhs = |i: usize| aug.data()[i * s + a_words] & 1 == 1;
         if (rank..self.rows()).any(rhs) {

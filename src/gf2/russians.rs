@@ -211,7 +211,7 @@ const PREFETCH_ROWS: usize = 8;
 
 /// Hints that `data[at]` will be written soon (no effect when `at` is out of range).
 #[inline(always)]
-fn prefetch(data: &[u64], at: usize) {
+pub(crate) fn prefetch(data: &[u64], at: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(p) = data.get(at) {
         // SAFETY: prefetching has no architectural effect; the address is a valid reference.

@@ -4,7 +4,6 @@
 
 use super::super::Board;
 use super::super::alien::{self, Shape};
-use super::super::chase;
 use super::{Limits, Progress, Shortest};
 use crate::gf2::BitVec;
 
@@ -23,10 +22,10 @@ pub fn alien_solution(board: &Board) -> Option<Board> {
     }
     Some(match Shape::of(m, n) {
         Shape::OddOdd => board.clone(),
-        Shape::EvenEven => fast_psi(board),
+        Shape::EvenEven => alien::psi(board),
         Shape::EvenOdd => {
-            let mut k = fast_psi(board);
-            if fast_psi(&k) != *board {
+            let mut k = alien::psi(board);
+            if alien::psi(&k) != *board {
                 flip_row(&mut k, 0);
             }
             k
@@ -196,33 +195,6 @@ fn flip_row(b: &mut Board, i: usize) {
         words[w] ^= mask;
         pos += take;
     }
-}
-
-/// `psi(k)` on packed rows: `k_ij + r_i + c_j`, O(mn / 64) word operations.
-pub(super) fn fast_psi(k: &Board) -> Board {
-    let (m, n) = (k.rows(), k.cols());
-    let rows = chase::Rows::from_bits(m, n, k.bits());
-    let stride = rows.stride();
-    let mut c = vec![0u64; stride];
-    let mut r = vec![false; m];
-    for (i, ri) in r.iter_mut().enumerate() {
-        let row = rows.row(i);
-        let mut par = 0u32;
-        for (cw, &w) in c.iter_mut().zip(row) {
-            *cw ^= w;
-            par ^= w.count_ones();
-        }
-        *ri = par & 1 == 1;
-    }
-    let mut out = rows;
-    let ones = chase::Rows::ones_row(n);
-    for (i, &ri) in r.iter().enumerate() {
-        let row = out.row_mut(i);
-        for (w, (&cw, &o)) in row.iter_mut().zip(c.iter().zip(&ones)) {
-            *w ^= cw ^ if ri { o } else { 0 };
-        }
-    }
-    Board::from_bits(m, n, out.to_bits()).expect("same size")
 }
 
 /// Column counts for the odd-by-odd search on an `s x n` solution `k` (`s <= n`, both odd,
