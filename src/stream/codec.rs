@@ -1000,8 +1000,8 @@ impl EncodeCore {
 
     /// Appends consecutive chunks: `data` is whole chunks, the last one possibly shorter (a
     /// stream's last chunk). A batch of [`EncodeCore::batch`] chunks of one stripe at a time
-    /// is encoded (the chunks split into one run per thread) and then added to the recovery
-    /// coder together (its shards split into one byte range per thread), while they are
+    /// is encoded (the chunks split into runs, [`Workers::parts`] of them) and then added to
+    /// the recovery coder together (its shards split into as many byte ranges), while they are
     /// still in cache, so that its accumulators are read and written once per batch.
     pub fn chunks(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
         let cs = self.codec.layout.chunk_size;
@@ -1027,7 +1027,7 @@ impl EncodeCore {
     }
 
     /// Appends consecutive data chunks, each with its frame (version 2) and groups: the
-    /// chunks are coded in runs, one per thread, each into its own part of `out`; their CRCs
+    /// chunks are coded in runs ([`Workers::parts`]), each into its own part of `out`; their CRCs
     /// are then joined into the stream's in order.
     fn encode_batch(&mut self, chunks: &[&[u8]], out: &mut Buf) {
         let l = &self.codec.layout;
@@ -1039,7 +1039,7 @@ impl EncodeCore {
             .collect();
         let mut dst = out.grow(sizes.iter().sum());
         let mut jobs = Vec::new();
-        for run in parallel::runs(chunks.len(), self.workers.threads()) {
+        for run in parallel::runs(chunks.len(), self.workers.parts()) {
             let (mine, after) = dst.split_at_mut(sizes[run.clone()].iter().sum());
             dst = after;
             let (codec, first) = (&self.codec, self.index + run.start as u64);

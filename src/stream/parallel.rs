@@ -3,9 +3,12 @@
 //! back in order, so that everything after them runs on one thread exactly as it would
 //! without workers. The output is thereby the same for every thread count.
 //!
-//! With `N` threads the calling thread runs the first job itself and a pool of `N - 1`
-//! threads runs the others; one thread runs everything inline, with no pool at all. Pools
-//! are made once per process and thread count, and shared.
+//! With `N` threads a pool of `N` threads runs the jobs (the caller waits), taking them as
+//! they come free, so that a batch is cut into more jobs than threads
+//! ([`Workers::parts`]): on a busy machine a thread that is not scheduled holds up at most
+//! one small job, which another takes over instead of waiting. One thread runs everything
+//! inline, with no pool at all. Pools are made once per process and thread count, and
+//! shared.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -49,7 +52,7 @@ impl Workers {
     /// Workers for `threads` threads (`0`: every core, as [`resolve`]).
     pub fn new(threads: usize) -> Workers {
         let threads = resolve(threads);
-        let pool = (threads > 1).then(|| shared_pool(threads - 1));
+        let pool = (threads > 1).then(|| shared_pool(threads));
         Workers { threads, pool }
     }
 
@@ -63,30 +66,26 @@ impl Workers {
         CHUNKS_PER_THREAD * self.threads
     }
 
-    /// Runs every job, the first on the calling thread and the others on the pool, and
-    /// returns their results in the order of the jobs.
+    /// Jobs a batch is cut into: two per thread (one with one thread).
+    pub fn parts(&self) -> usize {
+        if self.threads > 1 {
+            2 * self.threads
+        } else {
+            1
+        }
+    }
+
+    /// Runs every job on the pool and returns their results in the order of the jobs.
     pub fn run<J, T>(&self, jobs: Vec<J>) -> Vec<T>
     where
         J: FnOnce() -> T + Send,
         T: Send,
     {
-        let Some(pool) = self.pool.as_ref().filter(|_| jobs.len() > 1) else {
-            return jobs.into_iter().map(|j| j()).collect();
-        };
-        let mut results: Vec<Option<T>> = (0..jobs.len()).map(|_| None).collect();
-        let mut jobs = jobs.into_iter();
-        let first = jobs.next().expect("two jobs or more");
-        let (head, rest) = results.split_first_mut().expect("two jobs or more");
-        pool.in_place_scope(|s| {
-            for (job, slot) in jobs.zip(rest.iter_mut()) {
-                s.spawn(move |_| *slot = Some(job()));
-            }
-            *head = Some(first());
-        });
-        results
-            .into_iter()
-            .map(|r| r.expect("every job ran"))
-            .collect()
+        use rayon::prelude::*;
+        match self.pool.as_ref().filter(|_| jobs.len() > 1) {
+            Some(pool) => pool.install(|| jobs.into_par_iter().map(|j| j()).collect()),
+            None => jobs.into_iter().map(|j| j()).collect(),
+        }
     }
 }
 

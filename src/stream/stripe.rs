@@ -215,10 +215,10 @@ impl StripeEncoder {
         self.add_many_on(payloads, &Workers::default())
     }
 
-    /// [`StripeEncoder::add_many`] on several threads: the shards are cut into one byte
-    /// range per thread, and each thread multiplies the same range of every payload into
-    /// it. Every byte of a shard depends on the same byte of the payloads only, so the
-    /// shards are the same for any number of threads.
+    /// [`StripeEncoder::add_many`] on several threads: the shards are cut into byte ranges
+    /// ([`Workers::parts`] of them), and each job multiplies the same range of every payload
+    /// into its range. Every byte of a shard depends on the same byte of the payloads only,
+    /// so the shards are the same for any number of threads.
     pub fn add_many_on(&mut self, payloads: &[&[u8]], workers: &Workers) -> Result<()> {
         let room = self.plan.stripe - self.added;
         if payloads.len() > room {
@@ -240,7 +240,7 @@ impl StripeEncoder {
                 .extend_from_slice(&self.coefs[s * k + first..s * k + first + n]);
         }
         let shard = shard_bytes(self.chunk_size);
-        let parts = parallel::ranges(shard, workers.threads(), RANGE_ALIGN);
+        let parts = parallel::ranges(shard, workers.parts(), RANGE_ALIGN);
         // Each shard cut at the same places: part `q` of every shard goes to job `q`.
         let mut dsts: Vec<Vec<&mut [u8]>> = parts.iter().map(|_| Vec::new()).collect();
         for acc in self.acc.iter_mut() {

@@ -2,7 +2,7 @@
 //! data frames of the stream, each sealed, each where the one before it ends and each
 //! followed by a sealed frame of the stream (what a clean or lightly damaged stream looks
 //! like), their bodies are decoded in parallel into their places in the output, a run of
-//! consecutive chunks per thread. The state machine then reads those frames as it always
+//! consecutive chunks per job ([`Workers::parts`](crate::stream::parallel::Workers::parts)). The state machine then reads those frames as it always
 //! does, and where it would decode one of them it takes the result decoded ahead instead,
 //! if the chunk, its frame's offset and its place in the output are the ones predicted;
 //! anything else (a resync, a misplaced or damaged frame, a headless chunk) drops what is
@@ -89,7 +89,7 @@ impl FramedDecoder {
         let last = next[next.len() - 1];
         let end = self.out_offset(last.index) + l.area_for(last.len);
         let mut place = out.spare(first, end);
-        let runs = parallel::runs(next.len(), self.workers.threads());
+        let runs = parallel::runs(next.len(), self.workers.parts());
         let mut jobs = Vec::with_capacity(runs.len());
         for (r, run) in runs.iter().enumerate() {
             let stop = match runs.get(r + 1) {
