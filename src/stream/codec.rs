@@ -1683,6 +1683,42 @@ mod tests {
             .quickcheck(decode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
     }
 
+    /// A chunk decoded into exactly its payload's place (the threaded decoder's way at the end
+    /// of a run) gives the bytes and the verdict of a chunk decoded into its whole area, with
+    /// damage, with a tail that names another chunk, at any length.
+    fn exact_matches(spec: AnySpec, seed: u64, depth: u8, max_errors: u8) -> TestResult {
+        let d = DEPTHS[depth as usize % DEPTHS.len()];
+        let l = layout(&spec.0, d);
+        let len = 1 + (seed as usize >> 8) % l.chunk_size.min(3 * l.group_data + 100);
+        let codec = Codec::new(l.clone(), true);
+        let data = bytes(seed, len);
+        let mut enc = vec![0u8; l.groups_for(len) * l.group_bytes];
+        codec.encode_chunk(&data, 7, &mut enc);
+        let last = enc.len() - l.group_bytes;
+        damage(
+            &mut enc[..l.group_bytes],
+            &l,
+            seed ^ 1,
+            max_errors as usize % 4,
+        );
+        damage(&mut enc[last..], &l, seed ^ 2, max_errors as usize % 4);
+        let index = if seed.is_multiple_of(5) { 8 } else { 7 };
+        let mut area = vec![0u8; l.area_for(len)];
+        let whole = codec.decode_chunk(&enc, index, len, &mut area);
+        let mut exact = vec![0u8; len];
+        let part = codec.decode_chunk_exact(&enc, index, len, &mut exact);
+        TestResult::from_bool(
+            area[..len] == exact[..] && format!("{whole:?}") == format!("{part:?}"),
+        )
+    }
+
+    #[test]
+    fn exact_decoding_matches_decoding_into_the_area() {
+        QuickCheck::new()
+            .tests(200)
+            .quickcheck(exact_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+    }
+
     #[test]
     fn single_errors_use_the_table_for_t1_codes() {
         for spec in [
