@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tilecode::code::Spec;
 use tilecode::stream::format::default_chunk_size;
-use tilecode::stream::parallel::{self, CHUNKS_PER_THREAD};
+use tilecode::stream::parallel;
 use tilecode::stream::{Encoder, Options};
 
 /// Arguments of `tilecode encode`.
@@ -117,7 +117,8 @@ pub fn encode_stream<W: Write>(
         0 => default_chunk_size(&opts.code, opts.interleave)?,
         cs => cs,
     };
-    let batch = CHUNKS_PER_THREAD * parallel::resolve(opts.threads);
+    let workers = parallel::Workers::new(opts.threads);
+    let batch = workers.batch_of(chunk);
     let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(batch), 3);
     let mut total = 0u64;
     while let Some(buf) = input.next_buf() {

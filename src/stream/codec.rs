@@ -959,9 +959,10 @@ impl EncodeCore {
         self.workers = Workers::new(threads);
     }
 
-    /// Chunks encoded in one batch ([`parallel::CHUNKS_PER_THREAD`] per thread).
+    /// Chunks encoded in one batch ([`parallel::CHUNKS_PER_THREAD`] per thread, at most
+    /// [`parallel::MAX_BATCH_BYTES`] of encoded chunks).
     pub fn batch(&self) -> usize {
-        self.workers.batch()
+        self.workers.batch_of(self.codec.layout.chunk_bytes + FRAME)
     }
 
     /// The layout.

@@ -17,6 +17,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// (one thread: the recovery coder's batch of four, as before threads).
 pub const CHUNKS_PER_THREAD: usize = 4;
 
+/// The most bytes of chunks one batch takes, whatever the thread count: a stripe's worth
+/// (`stripe::MAX_STRIPE_BYTES`), which a decoder holds anyway.
+pub const MAX_BATCH_BYTES: usize = 256 << 20;
+
 /// The threads a count asks for: `0` means every core the system offers
 /// ([`std::thread::available_parallelism`]); any other count is taken as it is (more threads
 /// than cores are allowed).
@@ -64,6 +68,13 @@ impl Workers {
     /// Chunks in one batch: [`CHUNKS_PER_THREAD`] per thread.
     pub fn batch(&self) -> usize {
         CHUNKS_PER_THREAD * self.threads
+    }
+
+    /// Chunks of `bytes` bytes each in one batch: [`Workers::batch`], but no more than fit
+    /// [`MAX_BATCH_BYTES`] (at least one), so that many threads and large chunks cannot make
+    /// a batch, and the memory it takes, unbounded.
+    pub fn batch_of(&self, bytes: usize) -> usize {
+        self.batch().min(MAX_BATCH_BYTES / bytes.max(1)).max(1)
     }
 
     /// Jobs a batch is cut into: two per thread (one with one thread).
@@ -170,5 +181,15 @@ mod tests {
             assert_eq!(w.run(jobs), vec![0, 1, 4, 9, 16, 25, 36]);
         }
         assert!(Workers::new(0).threads() >= 1);
+    }
+
+    #[test]
+    fn batches_stay_within_their_byte_cap() {
+        let (two, many) = (Workers::new(2), Workers::new(64));
+        assert_eq!(two.batch_of(245_000), 8);
+        assert_eq!(many.batch_of(245_000), 256);
+        assert_eq!(many.batch_of(64 << 20), 4);
+        assert_eq!(two.batch_of(1 << 30), 1);
+        assert_eq!(Workers::new(1).batch_of(10), CHUNKS_PER_THREAD);
     }
 }

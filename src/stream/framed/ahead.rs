@@ -55,7 +55,7 @@ impl FramedDecoder {
     /// that follows, up to a batch, in parallel, when there are two or more.
     pub(super) fn decode_ahead<S: Source>(&mut self, src: &mut S, out: &mut Buf) -> Result<()> {
         let cs = self.layout().chunk_size;
-        let batch = self.workers.batch();
+        let batch = self.workers.batch_of(FRAME + self.data_body(cs));
         let window = batch * (FRAME + self.data_body(cs)) + FRAME;
         let at = src.offset();
         let buf = src.peek(window)?;
@@ -86,6 +86,10 @@ impl FramedDecoder {
         }
         let l = self.layout();
         let first = self.out_offset(next[0].index);
+        if out.len() > first {
+            // Not where the state machine would put it: leave it to the state machine.
+            return Ok(());
+        }
         let last = next[next.len() - 1];
         let end = self.out_offset(last.index) + l.area_for(last.len);
         let mut place = out.spare(first, end);
