@@ -9,16 +9,14 @@
 //! and with the default recovery a lost 4 KiB sector, or a cut or insertion of up to 4 KiB
 //! anywhere, is repaired exactly.
 
+mod common;
+
+use common::{damage, payload};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tilecode::stream::{self, Options, Report, StreamStatus};
 
 const CODES: [&str; 3] = ["alien:9x9", "secded:72", "alien:4x5"];
-
-fn payload(len: usize, seed: u64) -> Vec<u8> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..len).map(|_| rng.r#gen()).collect()
-}
 
 fn encode(data: &[u8], spec: &str, recovery: f64) -> Vec<u8> {
     let o = Options::new(spec.parse().unwrap(), 64).with_recovery(recovery);
@@ -226,51 +224,7 @@ fn random_damage_never_breaks_the_map() {
             let enc = encode(&data, spec, recovery);
             for round in 0..12 {
                 let mut d = enc.clone();
-                let what = match round % 6 {
-                    0 => {
-                        for _ in 0..20 {
-                            let at = rng.gen_range(0..d.len() - 512);
-                            d[at..at + 512].fill(if rng.r#gen() { 0 } else { 0xFF });
-                        }
-                        "20 sectors of 512 B"
-                    }
-                    1 => {
-                        for _ in 0..20 {
-                            let at = rng.gen_range(0..d.len() / 4096) * 4096;
-                            d[at..at + 4096].fill(0);
-                        }
-                        "20 sectors of 4 KiB"
-                    }
-                    2 => {
-                        let ber = [1e-5, 1e-4, 1e-3, 1e-2][round % 4];
-                        for _ in 0..((d.len() * 8) as f64 * ber) as usize {
-                            let bit = rng.gen_range(0..d.len() * 8);
-                            d[bit / 8] ^= 1 << (bit % 8);
-                        }
-                        "bit flips"
-                    }
-                    3 => {
-                        for _ in 0..300 {
-                            let at = rng.gen_range(0..d.len());
-                            d[at] = rng.r#gen();
-                        }
-                        "byte overwrites"
-                    }
-                    4 => {
-                        let at = rng.gen_range(0..d.len() - 20_000);
-                        let len = rng.gen_range(1..20_000);
-                        let span = d[at..at + len].to_vec();
-                        let to = rng.gen_range(0..d.len());
-                        d.splice(to..to, span);
-                        "a duplicated span"
-                    }
-                    _ => {
-                        let at = rng.gen_range(0..d.len() - 100_000);
-                        let len = rng.gen_range(1..100_000);
-                        d.drain(at..at + len);
-                        "a cut of up to 100 kB"
-                    }
-                };
+                let what = damage(&mut d, round % 6, &mut rng);
                 check(&data, &d, &format!("{spec}, recovery {recovery}: {what}"));
             }
         }

@@ -17,10 +17,13 @@ use tilecode::stream::bench::{bench_throughput_reps, random_payload};
 #[command(after_help = "\
 Every rate is in payload bytes per second, the median of --repetitions runs. Each run times
 memcpy (or cat) right before the codec on the same buffers (or file), and every ratio is the
-median of those per-run ratios: on a shared machine the ratios are what to compare.
+median of those per-run ratios: on a shared machine the ratios are what to compare. The
+codec runs on --threads threads (every core by default); memcpy always runs on one thread,
+so with several threads the ratios are to one core's memcpy.
 
 Examples:
   tilecode bench
+  tilecode bench --threads 1 --no-cli
   tilecode bench alien:9x9 secded:72 alien:31x33 --size 64 --json")]
 pub struct Args {
     /// Codes to measure.
@@ -44,6 +47,9 @@ pub struct Args {
     /// Seed of the payload and of the flipped bits.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Threads that encode and decode (0: every core); memcpy and cat run on one thread.
+    #[arg(short = 'T', long, value_name = "N", default_value_t = 0)]
+    threads: usize,
     /// Skip timing `tilecode encode` against `cat` on a temporary file.
     #[arg(long)]
     no_cli: bool,
@@ -100,9 +106,7 @@ fn cli_overhead(
     exe: &Path,
     file: &Path,
     bytes: usize,
-    spec: &Spec,
-    interleave: usize,
-    recovery: f64,
+    opts: &Options,
     reps: usize,
 ) -> anyhow::Result<Value> {
     // cat and the encoder alternate, so that both see the same load; the ratio is the
@@ -116,11 +120,13 @@ fn cli_overhead(
         c.arg("encode")
             .arg(file)
             .args(["-o", "/dev/null", "--quiet", "--code"])
-            .arg(spec.to_string())
+            .arg(opts.code.to_string())
             .arg("--interleave")
-            .arg(interleave.to_string())
+            .arg(opts.interleave.to_string())
             .arg("--recovery")
-            .arg(recovery.to_string());
+            .arg(opts.recovery.to_string())
+            .arg("--threads")
+            .arg(opts.threads.to_string());
         let enc = time_command(c)?;
         ratios.push(cat.as_secs_f64() / enc.as_secs_f64().max(1e-9));
         cats.push(cat);
@@ -162,7 +168,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for spec in &specs {
         // Whole chunks only (at least one): the lenient decoder of this build rejects a
         // short last chunk.
-        let opts = Options::new(*spec, args.interleave).with_recovery(args.recovery);
+        let opts = Options::new(*spec, args.interleave)
+            .with_recovery(args.recovery)
+            .with_threads(args.threads);
         let chunk = opts.chunk_size;
         let bytes = bytes
             .checked_div(chunk)
@@ -183,15 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         obj.insert("decode_clean_ratio".into(), json!(r.decode_clean_ratio()));
         obj.insert("decode_noisy_ratio".into(), json!(r.decode_noisy_ratio()));
         if let Some(f) = &file {
-            let mut cli = cli_overhead(
-                &exe,
-                &f.0,
-                file_bytes,
-                spec,
-                args.interleave,
-                args.recovery,
-                args.repetitions,
-            )?;
+            let mut cli = cli_overhead(&exe, &f.0, file_bytes, &opts, args.repetitions)?;
             let cli_rate = cli["encode_bytes_per_sec"].as_f64().unwrap_or(0.0);
             cli["encode_to_library_ratio"] = json!(cli_rate / r.encode_bytes_per_sec);
             obj.insert("cli".into(), cli);
@@ -246,11 +246,12 @@ fn table(results: &[Value]) -> String {
     if let Some(r) = results.first() {
         let _ = writeln!(
             s,
-            "payload {:.1} MiB (whole chunks), BER {} for the noisy decode ({} bits flipped); GB/s of payload, medians of {} runs; (%) the median of the per-run ratios to memcpy / cat",
+            "payload {:.1} MiB (whole chunks), BER {} for the noisy decode ({} bits flipped); GB/s of payload, medians of {} runs; codec on {} threads, memcpy and cat on one; (%) the median of the per-run ratios to memcpy / cat",
             r["bytes"].as_u64().unwrap_or(0) as f64 / 1048576.0,
             r["ber"],
             r["flipped_bits"],
-            r["repetitions"]
+            r["repetitions"],
+            r["threads"]
         );
     }
     s

@@ -37,6 +37,10 @@ pub struct Args {
     /// The report as one JSON object on stderr.
     #[arg(long)]
     json: bool,
+    /// Threads that decode: 0 uses every core, 1 decodes on one thread. The output and the
+    /// report are the same for every count.
+    #[arg(short = 'T', long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 /// The default output of `decode FILE.tc`: `FILE`; an error for names without `.tc`.
@@ -54,17 +58,20 @@ pub fn default_output(input: &Path) -> anyhow::Result<PathBuf> {
 /// The decoder the subcommands use: over any input, read ahead on a thread.
 pub type InputDecoder = Decoder<ReadAhead>;
 
-/// Opens a decoder on a source (header read and checked now) and its progress bar.
+/// Opens a decoder on `threads` threads (0: every core) on a source (header read and checked
+/// now) and its progress bar.
 pub fn open_decoder(
     source: &Source,
     quiet: bool,
+    threads: usize,
 ) -> anyhow::Result<(InputDecoder, Option<indicatif::ProgressBar>)> {
     note_terminal_input(source);
     let (input, size) = source.open()?;
     let bar = progress::bar(size, quiet);
     let input = progress::wrap(input, bar.as_ref());
     let dec = Decoder::new(ReadAhead::new(input, BUF_SIZE, 3))
-        .with_context(|| format!("reading {}", source.display()))?;
+        .with_context(|| format!("reading {}", source.display()))?
+        .threads(threads);
     Ok((dec, bar))
 }
 
@@ -120,7 +127,7 @@ fn decode(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<Exi
         (None, Source::File(p)) => Some(default_output(p)?),
         (None, Source::Stdin) => None,
     };
-    let (dec, bar) = open_decoder(&source, args.quiet)?;
+    let (dec, bar) = open_decoder(&source, args.quiet, args.threads)?;
     let mut sink = match &dest {
         Some(d) => Sink::file(d, args.force, source.path())?,
         None => Sink::stdout(),

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tilecode::code::Spec;
 use tilecode::stream::format::default_chunk_size;
+use tilecode::stream::parallel;
 use tilecode::stream::{Encoder, Options};
 
 /// Arguments of `tilecode encode`.
@@ -38,6 +39,10 @@ pub struct Args {
     /// Stream format version to write: 2, or 1 for older readers (needs --recovery 0).
     #[arg(long, value_name = "V", default_value_t = tilecode::stream::format::VERSION)]
     format_version: u8,
+    /// Threads that encode: 0 uses every core, 1 encodes on one thread. The stream is the
+    /// same for every count.
+    #[arg(short = 'T', long, value_name = "N", default_value_t = 0)]
+    threads: usize,
     /// Replace an existing output file; write to a terminal.
     #[arg(long)]
     force: bool,
@@ -100,7 +105,8 @@ pub fn default_output(input: &Path) -> PathBuf {
 /// Copies `input` through an encoder into `out`; returns the bytes read and the writer.
 ///
 /// Input is read ahead on a thread in whole chunks, so the encoder encodes straight from those
-/// buffers (no gathering copy) while the next ones are being read.
+/// buffers (no gathering copy) while the next ones are being read; each buffer holds at least
+/// a batch of chunks for the encoder's threads ([`Options::threads`]).
 pub fn encode_stream<W: Write>(
     input: Box<dyn Read + Send>,
     out: W,
@@ -111,7 +117,9 @@ pub fn encode_stream<W: Write>(
         0 => default_chunk_size(&opts.code, opts.interleave)?,
         cs => cs,
     };
-    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(1), 3);
+    let workers = parallel::Workers::new(opts.threads);
+    let batch = workers.batch_of(chunk);
+    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(batch), 3);
     let mut total = 0u64;
     while let Some(buf) = input.next_buf() {
         let buf = buf.context("cannot read the input")?;
@@ -161,6 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut opts = options(&args.code, args.interleave, args.chunk_size)?;
     opts.recovery = args.recovery;
     opts.version = args.format_version;
+    opts.threads = args.threads;
     opts.validate()?;
     for w in tilecode::code::build(&opts.code).warnings() {
         eprintln!("tilecode: warning: {w}");

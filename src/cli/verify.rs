@@ -19,6 +19,10 @@ pub struct Args {
     /// The report as one JSON object on stdout.
     #[arg(long)]
     json: bool,
+    /// Threads that decode: 0 uses every core, 1 decodes on one thread. The report is the
+    /// same for every count.
+    #[arg(short = 'T', long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 /// Runs `tilecode verify`; with `--json` every outcome, fatal ones included, is one JSON
@@ -29,7 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn verify(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<ExitCode> {
     let source = Source::from_arg(Some(&args.file));
-    let (dec, bar) = open_decoder(&source, args.quiet)?;
+    let (dec, bar) = open_decoder(&source, args.quiet, args.threads)?;
     // Every recovery chunk is checked too: damage there weakens the protection.
     let mut dec = dec.keep_damaged(true).check_recovery(true);
     let result = pump(&mut dec, &mut std::io::sink());

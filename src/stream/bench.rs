@@ -1,7 +1,7 @@
 //! Throughput of the codec against memcpy of the same buffer, measured in the same run: what
 //! `tilecode bench` reports and `benches/stream.rs` measures with criterion.
 
-use super::{Options, Report, decode_into, encode_into};
+use super::{DecodeOptions, Options, Report, decode_with, encode_into};
 use crate::code::Spec;
 use crate::error::{Error, Result};
 use rand::{Rng, RngCore, SeedableRng};
@@ -28,7 +28,10 @@ pub struct ThroughputReport {
     pub flipped_bits: u64,
     /// Runs per measurement (the median is reported).
     pub repetitions: usize,
-    /// memcpy of the payload, bytes per second.
+    /// Threads that encode and decode ([`Options::threads`], `0` resolved to the number of
+    /// cores); memcpy always runs on one thread.
+    pub threads: usize,
+    /// memcpy of the payload on one thread, bytes per second.
     pub memcpy_bytes_per_sec: f64,
     /// Encoding, bytes per second.
     pub encode_bytes_per_sec: f64,
@@ -141,8 +144,9 @@ pub fn bench_throughput(
     bench_throughput_reps(&opts, bytes, ber, seed, DEFAULT_REPETITIONS)
 }
 
-/// [`bench_throughput`] with chosen options (recovery included) and number of repetitions
-/// (at least 1).
+/// [`bench_throughput`] with chosen options (recovery and threads included: encode and both
+/// decodes run on `opts.threads` threads, memcpy on one) and number of repetitions (at
+/// least 1).
 pub fn bench_throughput_reps(
     opts: &Options,
     bytes: usize,
@@ -163,6 +167,15 @@ pub fn bench_throughput_reps(
         ..opts.clone()
     };
     opts.validate()?;
+    let threads = super::parallel::resolve(opts.threads);
+    let decode = |enc: &[u8], lenient: bool, out: &mut Vec<u8>| {
+        let o = DecodeOptions {
+            lenient,
+            threads,
+            ..DecodeOptions::default()
+        };
+        decode_with(enc, &o, out).map(|(r, _)| r)
+    };
     let data = random_payload(bytes, seed);
     let mut copy = vec![0u8; bytes];
     let mut enc = Vec::new();
@@ -172,7 +185,7 @@ pub fn bench_throughput_reps(
     encode_into(&data, opts, &mut enc)?;
     let mut noisy = enc.clone();
     let flipped_bits = apply_ber(&mut noisy, ber, seed ^ 0x5EED_B17F_11B5);
-    decode_into(&enc, false, &mut dec)?;
+    decode(&enc, false, &mut dec)?;
     if dec != data {
         return Err(Error::Corrupt {
             reason: "clean decode differs from the input".into(),
@@ -190,10 +203,10 @@ pub fn bench_throughput_reps(
         encode_into(std::hint::black_box(&data), opts, &mut enc)?;
         t_enc.push(t.elapsed());
         let t = Instant::now();
-        decode_into(std::hint::black_box(&enc), false, &mut dec)?;
+        decode(std::hint::black_box(&enc), false, &mut dec)?;
         t_clean.push(t.elapsed());
         let t = Instant::now();
-        noisy_report = decode_into(std::hint::black_box(&noisy), true, &mut dec)?;
+        noisy_report = decode(std::hint::black_box(&noisy), true, &mut dec)?;
         t_noisy.push(t.elapsed());
     }
     let noisy_exact = dec == data;
@@ -210,6 +223,7 @@ pub fn bench_throughput_reps(
         ber,
         flipped_bits,
         repetitions: reps,
+        threads,
         memcpy_bytes_per_sec: rate(bytes, median(t_copy)),
         encode_bytes_per_sec: rate(bytes, median(t_enc)),
         decode_clean_bytes_per_sec: rate(bytes, median(t_clean)),

@@ -4,11 +4,12 @@
 
 use super::crc::{self, Shift, ZeroKey};
 use super::format::{
-    self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail,
+    self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail_end,
     read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
-use super::frame::{Frame, Kind, StripeShape};
+use super::frame::{FRAME, Frame, Kind, StripeShape};
 use super::kernel::{Kernel, V};
+use super::parallel::{self, Workers};
 use super::stripe::{Plan, StripeEncoder, shard_bytes};
 use super::{Header, Report};
 use crate::code::{self, BlockCode, Status};
@@ -635,17 +636,77 @@ impl Codec {
     /// matches. When it does not, `ranges` is every check block that failed, or the whole
     /// chunk when the tail itself cannot be trusted: no byte outside them is unproven.
     pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
+        let h = self.whole_groups(enc, len) * self.layout.group_data;
+        let (head, rest) = out.split_at_mut(h);
+        let (c, third, stats) = self.decode_chunk_parts(enc, len, head, rest);
+        let n = len.min(out.len());
+        self.verdict(c, third, stats, index, len, out, out.len(), &out[..n])
+    }
+
+    /// [`Codec::decode_chunk`] into exactly the payload's place (`out` is `len` bytes, at
+    /// most the area): the groups past the payload's whole groups, which hold the tail, are
+    /// decoded into a scratch buffer and their payload bytes copied. The threaded decoder
+    /// uses it where the area would reach into the next chunk's place.
+    pub fn decode_chunk_exact(
+        &self,
+        enc: &[u8],
+        index: u64,
+        len: usize,
+        out: &mut [u8],
+    ) -> ChunkCheck {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let area = enc.len() / gb * gd;
+        debug_assert!(out.len() == len && len <= area);
+        let h = self.whole_groups(enc, len) * gd;
+        let mut rest = vec![0u8; area - h];
+        let (c, third, stats) = self.decode_chunk_parts(enc, len, &mut out[..h], &mut rest);
+        out[h..].copy_from_slice(&rest[..len - h]);
+        self.verdict(c, third, stats, index, len, &rest, area, out)
+    }
+
+    /// Groups of a chunk that the payload fills: those the kernels decode a third at a time.
+    fn whole_groups(&self, enc: &[u8], len: usize) -> usize {
+        (len / self.layout.group_data).min(enc.len() / self.layout.group_bytes)
+    }
+
+    /// The groups of a chunk carrying `len` bytes decoded: its first whole groups into
+    /// `head`, the rest into `rest`; returns the three CRC chains, the third's length and
+    /// the statistics.
+    fn decode_chunk_parts(
+        &self,
+        enc: &[u8],
+        len: usize,
+        head: &mut [u8],
+        rest: &mut [u8],
+    ) -> ([u32; 3], usize, ChunkStats) {
         let (c, third, mut stats) = match block_words(self.layout.row_bytes / 8) {
-            8 => self.decode_chunk_b::<8>(enc, len, out),
-            4 => self.decode_chunk_b::<4>(enc, len, out),
-            2 => self.decode_chunk_b::<2>(enc, len, out),
-            _ => self.decode_chunk_b::<1>(enc, len, out),
+            8 => self.decode_chunk_b::<8>(enc, len, head, rest),
+            4 => self.decode_chunk_b::<4>(enc, len, head, rest),
+            2 => self.decode_chunk_b::<2>(enc, len, head, rest),
+            _ => self.decode_chunk_b::<1>(enc, len, head, rest),
         };
-        let crc = self.join(c, third, len.min(out.len()));
         // Groups were decoded a third of the chunk apart: put their lane masks in order.
         stats.bad_lanes.sort_by_key(|(g, _)| *g);
+        (c, third, stats)
+    }
+
+    /// The verdict on a decoded chunk: `end` is the last bytes of its area of `area` bytes
+    /// (where the tail is), `payload` its first `min(len, area)` bytes.
+    #[allow(clippy::too_many_arguments)]
+    fn verdict(
+        &self,
+        c: [u32; 3],
+        third: usize,
+        stats: ChunkStats,
+        index: u64,
+        len: usize,
+        end: &[u8],
+        area: usize,
+        payload: &[u8],
+    ) -> ChunkCheck {
+        let crc = self.join(c, third, len.min(area));
         let whole = vec![(0, len as u64)];
-        let Some(tail) = read_tail(out, &self.layout) else {
+        let Some(tail) = read_tail_end(end, area, &self.layout) else {
             return ChunkCheck::failed(stats, crc, 0, whole);
         };
         let stored = tail.crcs[0];
@@ -659,7 +720,7 @@ impl Codec {
             let blocks = Blocks::of(len, self.layout.group_data);
             let mut ranges = Vec::new();
             for (b, (got, want)) in self
-                .block_crcs(&out[..len], c, crc)
+                .block_crcs(&payload[..len], c, crc)
                 .iter()
                 .zip(&tail.crcs)
                 .enumerate()
@@ -720,10 +781,15 @@ impl Codec {
         enc: &[u8],
         len: usize,
         out: &mut [u8],
+        rest: &mut [u8],
     ) -> ([u32; 3], usize, ChunkStats) {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let groups = enc.len() / gb;
-        debug_assert_eq!(out.len(), groups * gd);
+        let h = out.len() / gd;
+        debug_assert_eq!(
+            (out.len() + rest.len(), h),
+            (groups * gd, (len / gd).min(groups))
+        );
         let mut stats = ChunkStats::default();
         let mut s = self.scratch::<B>();
         // As in encoding: the thirds of the chunk's payload groups side by side, three CRC
@@ -789,7 +855,11 @@ impl Codec {
         }
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
-            let o = &mut out[j * gd..(j + 1) * gd];
+            let o = if j < h {
+                &mut out[j * gd..(j + 1) * gd]
+            } else {
+                &mut rest[(j - h) * gd..(j - h + 1) * gd]
+            };
             self.decode_group(genc, o, j, &mut s, &mut stats);
             let payload = len.saturating_sub(j * gd).min(gd);
             c[2] = crc::append(c[2], &o[..payload]);
@@ -828,9 +898,6 @@ impl ChunkCheck {
     }
 }
 
-/// Chunks [`EncodeCore::chunks`] encodes before adding them to the recovery coder at once.
-pub const RECOVERY_BATCH: usize = 4;
-
 /// Encoder state: header, chunks (with their frames and recovery chunks in version 2), end.
 #[derive(Debug)]
 pub struct EncodeCore {
@@ -847,6 +914,8 @@ pub struct EncodeCore {
     index: u64,
     total: u64,
     crc: u32,
+    /// The threads that encode a batch of chunks.
+    workers: Workers,
 }
 
 impl EncodeCore {
@@ -880,7 +949,20 @@ impl EncodeCore {
             index: 0,
             total: 0,
             crc: 0,
+            workers: Workers::default(),
         })
+    }
+
+    /// Encodes on `threads` threads (`0`: every core); the stream is the same for any
+    /// count.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.workers = Workers::new(threads);
+    }
+
+    /// Chunks encoded in one batch ([`parallel::CHUNKS_PER_THREAD`] per thread, at most
+    /// [`parallel::MAX_BATCH_BYTES`] of encoded chunks).
+    pub fn batch(&self) -> usize {
+        self.workers.batch_of(self.codec.layout.chunk_bytes + FRAME)
     }
 
     /// The layout.
@@ -918,25 +1000,24 @@ impl EncodeCore {
     }
 
     /// Appends consecutive chunks: `data` is whole chunks, the last one possibly shorter (a
-    /// stream's last chunk). Up to [`RECOVERY_BATCH`] chunks of one stripe at a time are
-    /// encoded and then added to the recovery coder together, while they are still in cache,
-    /// so that its accumulators are read and written once per batch, not once per chunk.
+    /// stream's last chunk). A batch of [`EncodeCore::batch`] chunks of one stripe at a time
+    /// is encoded (the chunks split into runs, [`Workers::parts`] of them) and then added to
+    /// the recovery coder together (its shards split into as many byte ranges), while they are
+    /// still in cache, so that its accumulators are read and written once per batch.
     pub fn chunks(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
         let cs = self.codec.layout.chunk_size;
         let mut rest = data;
         while !rest.is_empty() {
             let room = match (&self.stripes, self.plan) {
                 (Some(st), Some(p)) => p.stripe - st.added(),
-                _ => RECOVERY_BATCH,
+                _ => usize::MAX,
             };
-            let n = rest.len().div_ceil(cs).min(RECOVERY_BATCH).min(room);
+            let n = rest.len().div_ceil(cs).min(self.batch()).min(room);
             let (batch, after) = rest.split_at((n * cs).min(rest.len()));
-            for c in batch.chunks(cs) {
-                self.encode_one(c, out);
-            }
+            let chunks: Vec<&[u8]> = batch.chunks(cs).collect();
+            self.encode_batch(&chunks, out);
             if let Some(st) = &mut self.stripes {
-                let chunks: Vec<&[u8]> = batch.chunks(cs).collect();
-                st.add_many(&chunks)?;
+                st.add_many_on(&chunks, &self.workers)?;
                 if st.full() {
                     self.recovery_chunks(out)?;
                 }
@@ -946,20 +1027,32 @@ impl EncodeCore {
         Ok(())
     }
 
-    /// Appends one data chunk's frame (version 2) and groups.
-    fn encode_one(&mut self, data: &[u8], out: &mut Buf) {
-        if !self.v1() {
-            let mut f = self.frame(Kind::Data);
-            f.index = self.index;
-            f.length = data.len() as u64;
-            out.extend(&f.to_bytes());
-        }
+    /// Appends consecutive data chunks, each with its frame (version 2) and groups: the
+    /// chunks are coded in runs ([`Workers::parts`]), each into its own part of `out`; their CRCs
+    /// are then joined into the stream's in order.
+    fn encode_batch(&mut self, chunks: &[&[u8]], out: &mut Buf) {
         let l = &self.codec.layout;
-        let dst = out.grow(l.groups_for(data.len()) * l.group_bytes);
-        let crc = self.codec.encode_chunk(data, self.index, dst);
-        self.crc = combine(&self.full, self.crc, crc, data.len());
-        self.index += 1;
-        self.total += data.len() as u64;
+        let frame = (!self.v1()).then(|| self.frame(Kind::Data));
+        let head = if frame.is_some() { FRAME } else { 0 };
+        let sizes: Vec<usize> = chunks
+            .iter()
+            .map(|c| head + l.groups_for(c.len()) * l.group_bytes)
+            .collect();
+        let mut dst = out.grow(sizes.iter().sum());
+        let mut jobs = Vec::new();
+        for run in parallel::runs(chunks.len(), self.workers.parts()) {
+            let (mine, after) = dst.split_at_mut(sizes[run.clone()].iter().sum());
+            dst = after;
+            let (codec, first) = (&self.codec, self.index + run.start as u64);
+            let (data, sizes) = (&chunks[run.clone()], &sizes[run]);
+            jobs.push(move || encode_run(codec, frame, first, data, sizes, mine));
+        }
+        let crcs = self.workers.run(jobs);
+        for (c, crc) in chunks.iter().zip(crcs.into_iter().flatten()) {
+            self.crc = combine(&self.full, self.crc, crc, c.len());
+            self.index += 1;
+            self.total += c.len() as u64;
+        }
     }
 
     /// Appends the recovery chunks of the stripe that has just ended.
@@ -1031,6 +1124,34 @@ impl EncodeCore {
         out.extend(&region);
         Ok(())
     }
+}
+
+/// Encodes consecutive chunks numbered from `first` into `out`, each taking its `sizes`
+/// bytes: its frame (when `frame` is the stream's data frame) and its groups. Returns the
+/// chunks' CRC-32Cs.
+fn encode_run(
+    codec: &Codec,
+    frame: Option<Frame>,
+    first: u64,
+    chunks: &[&[u8]],
+    sizes: &[usize],
+    mut out: &mut [u8],
+) -> Vec<u32> {
+    let mut crcs = Vec::with_capacity(chunks.len());
+    for (j, (data, &size)) in chunks.iter().zip(sizes).enumerate() {
+        let index = first + j as u64;
+        let (mut dst, after) = std::mem::take(&mut out).split_at_mut(size);
+        out = after;
+        if let Some(mut f) = frame {
+            f.index = index;
+            f.length = data.len() as u64;
+            let (head, body) = dst.split_at_mut(FRAME);
+            head.copy_from_slice(&f.to_bytes());
+            dst = body;
+        }
+        crcs.push(codec.encode_chunk(data, index, dst));
+    }
+    crcs
 }
 
 /// Groups that hold one recovery shard.
@@ -1264,7 +1385,8 @@ impl Buf {
         &self.bytes[..self.len]
     }
 
-    /// Makes `n` more bytes in use and returns them (contents unspecified).
+    /// Makes `n` more bytes in use and returns them (contents unspecified: what was there,
+    /// as written through [`Buf::spare`], or zeros).
     pub fn grow(&mut self, n: usize) -> &mut [u8] {
         let end = self.len + n;
         if self.bytes.len() < end {
@@ -1282,6 +1404,20 @@ impl Buf {
         } else {
             self.len = len;
         }
+    }
+
+    /// The bytes `from..to` past those in use (`from >= len`), made available without
+    /// changing the length: a later [`Buf::grow`] or [`Buf::resize`] over them keeps what was
+    /// written there (the decoder writes chunks ahead into their places this way).
+    pub fn spare(&mut self, from: usize, to: usize) -> &mut [u8] {
+        assert!(
+            self.len <= from && from <= to,
+            "spare bytes past those in use"
+        );
+        if self.bytes.len() < to {
+            self.bytes.resize(to, 0);
+        }
+        &mut self.bytes[from..to]
     }
 
     /// The bytes in use, mutably.
@@ -1546,6 +1682,42 @@ mod tests {
         QuickCheck::new()
             .tests(300)
             .quickcheck(decode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+    }
+
+    /// A chunk decoded into exactly its payload's place (the threaded decoder's way at the end
+    /// of a run) gives the bytes and the verdict of a chunk decoded into its whole area, with
+    /// damage, with a tail that names another chunk, at any length.
+    fn exact_matches(spec: AnySpec, seed: u64, depth: u8, max_errors: u8) -> TestResult {
+        let d = DEPTHS[depth as usize % DEPTHS.len()];
+        let l = layout(&spec.0, d);
+        let len = 1 + (seed as usize >> 8) % l.chunk_size.min(3 * l.group_data + 100);
+        let codec = Codec::new(l.clone(), true);
+        let data = bytes(seed, len);
+        let mut enc = vec![0u8; l.groups_for(len) * l.group_bytes];
+        codec.encode_chunk(&data, 7, &mut enc);
+        let last = enc.len() - l.group_bytes;
+        damage(
+            &mut enc[..l.group_bytes],
+            &l,
+            seed ^ 1,
+            max_errors as usize % 4,
+        );
+        damage(&mut enc[last..], &l, seed ^ 2, max_errors as usize % 4);
+        let index = if seed.is_multiple_of(5) { 8 } else { 7 };
+        let mut area = vec![0u8; l.area_for(len)];
+        let whole = codec.decode_chunk(&enc, index, len, &mut area);
+        let mut exact = vec![0u8; len];
+        let part = codec.decode_chunk_exact(&enc, index, len, &mut exact);
+        TestResult::from_bool(
+            area[..len] == exact[..] && format!("{whole:?}") == format!("{part:?}"),
+        )
+    }
+
+    #[test]
+    fn exact_decoding_matches_decoding_into_the_area() {
+        QuickCheck::new()
+            .tests(200)
+            .quickcheck(exact_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
     }
 
     #[test]

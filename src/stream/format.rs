@@ -749,13 +749,19 @@ pub struct Tail {
 /// Reads the tail at the end of `area` (a chunk's decoded data rows); `None` when the length
 /// it states cannot be that of a chunk of this many groups.
 pub fn read_tail(area: &[u8], layout: &Layout) -> Option<Tail> {
-    let (index, len, last) = parse_tail(&area[area.len().checked_sub(TAIL)?..]);
+    read_tail_end(area, area.len(), layout)
+}
+
+/// [`read_tail`] from the last `end.len()` bytes of an area of `area` bytes (`None` also
+/// when the tail it states is longer than `end`).
+pub fn read_tail_end(end: &[u8], area: usize, layout: &Layout) -> Option<Tail> {
+    let (index, len, last) = parse_tail(&end[end.len().checked_sub(TAIL)?..]);
     let len = len as usize;
-    if len == 0 || len > layout.chunk_size || layout.area_for(len) != area.len() {
+    if len == 0 || len > layout.chunk_size || layout.area_for(len) != area {
         return None;
     }
     let t = layout.tail(len);
-    let mut crcs: Vec<u32> = area[area.len() - t..area.len() - TAIL]
+    let mut crcs: Vec<u32> = end[end.len().checked_sub(t)?..end.len() - TAIL]
         .chunks_exact(4)
         .map(|c| le32(c, 0))
         .collect();

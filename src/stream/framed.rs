@@ -7,14 +7,18 @@
 //! Output is produced a stripe at a time into the caller's buffer, so memory is one stripe
 //! of payload plus one frame of input, whatever the stream says.
 
+mod ahead;
+
 use super::codec::{Buf, ChunkStats, Codec, push_range, recovery_groups};
 use super::crc::Shift;
 use super::format::{Blocks, Layout, payload_in_groups, read_tail};
 use super::frame::{self, FRAME, Frame, Kind, MAX_META, Metadata, StripeShape};
+use super::parallel::Workers;
 use super::source::Source;
 use super::stripe::{self, Plan, shard_bytes};
 use super::{Header, Report};
 use crate::error::{Error, Result};
+use std::collections::VecDeque;
 
 /// What became of one data chunk of the current stripe.
 #[derive(Clone, Debug)]
@@ -73,6 +77,10 @@ pub struct FramedDecoder {
     at_end_of_input: bool,
     /// Where the last frame header repaired by a bit flip starts (counted once).
     repaired_at: Option<u64>,
+    /// The threads that decode runs of chunks ahead ([`FramedDecoder::decode_ahead`]).
+    workers: Workers,
+    /// Chunks decoded ahead and not yet taken, in stream order.
+    ahead: VecDeque<ahead::Decoded>,
 }
 
 impl FramedDecoder {
@@ -109,7 +117,15 @@ impl FramedDecoder {
             check_recovery: false,
             at_end_of_input: false,
             repaired_at: None,
+            workers: Workers::default(),
+            ahead: VecDeque::new(),
         }
+    }
+
+    /// Decode on `threads` threads (`0`: every core): runs of chunks are decoded ahead in
+    /// parallel (module `ahead`); the result is the same for every count.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.workers = Workers::new(threads);
     }
 
     /// Lenient (keep damaged data, record it) or strict (fail on it).
@@ -182,13 +198,20 @@ impl FramedDecoder {
     }
 
     /// Decodes until the current stripe is resolved (its payload appended to `out`) or the
-    /// stream ends.
+    /// stream ends; with several threads, until no chunk decoded ahead is left as well (so
+    /// `out` may then hold several stripes).
     pub fn step<S: Source>(&mut self, src: &mut S, out: &mut Buf) -> Result<()> {
         if self.slots.is_empty() {
             self.out_base = out.len();
         }
         while !self.done {
             let at = src.offset();
+            if self.ahead.front().is_some_and(|d| d.at() != at) {
+                self.ahead.clear();
+            }
+            if self.workers.threads() > 1 && self.ahead.is_empty() && at == self.expected_at {
+                self.decode_ahead(src, out)?;
+            }
             let buf = src.peek(FRAME)?;
             if buf.len() < FRAME {
                 let n = buf.len();
@@ -215,10 +238,11 @@ impl FramedDecoder {
                 }
                 _ => self.lost_sync(src, out)?,
             };
-            if resolved {
+            if resolved && self.ahead.is_empty() {
                 return Ok(());
             }
         }
+        self.ahead.clear();
         Ok(())
     }
 
@@ -338,6 +362,7 @@ impl FramedDecoder {
         while self.next() < i {
             self.slots.push(Slot::Lost);
         }
+        let at = src.offset();
         let buf = src.peek(2 * FRAME + body)?;
         if let Some(q) = self.misplaced_next(buf, FRAME + body) {
             // Bytes were cut from or inserted into this chunk: the next frame does not start
@@ -355,7 +380,7 @@ impl FramedDecoder {
             self.cut(src, n);
             return Ok(false);
         }
-        let slot = self.decode_data(&buf[FRAME..FRAME + body], i, len, out);
+        let slot = self.decode_data(at, &buf[FRAME..FRAME + body], i, len, out);
         self.slots.push(slot);
         src.advance(FRAME + body);
         self.report.bytes_in += (FRAME + body) as u64;
@@ -363,14 +388,18 @@ impl FramedDecoder {
         Ok(false)
     }
 
-    /// Decodes chunk `i` into its place in the output.
-    fn decode_data(&mut self, enc: &[u8], i: u64, len: usize, out: &mut Buf) -> Slot {
-        let off = self.out_base + (i - self.base) as usize * self.layout().chunk_size;
+    /// Decodes chunk `i`, whose frame is at `at`, into its place in the output (or takes it
+    /// as decoded ahead).
+    fn decode_data(&mut self, at: u64, enc: &[u8], i: u64, len: usize, out: &mut Buf) -> Slot {
+        let off = self.out_offset(i);
         let area = self.layout().area_for(len);
         out.resize(off + area);
-        let check = self
-            .codec
-            .decode_chunk(enc, i, len, &mut out.as_mut_slice()[off..off + area]);
+        let check = match self.take_ahead(at, i, len, off) {
+            Some(check) => check,
+            None => self
+                .codec
+                .decode_chunk(enc, i, len, &mut out.as_mut_slice()[off..off + area]),
+        };
         out.resize(off + len);
         self.count_chunk(&check.stats);
         if check.ok {

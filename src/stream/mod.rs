@@ -28,6 +28,7 @@ pub mod gf256;
 pub mod kernel;
 pub mod naive;
 mod open;
+pub mod parallel;
 mod read;
 mod source;
 pub mod stripe;
@@ -77,6 +78,10 @@ pub struct Options {
     /// The input file's name, mode and modification time, recorded in a metadata frame
     /// (version 2).
     pub metadata: Option<Metadata>,
+    /// Threads that encode (`0`: every core; default 1). The stream is byte for byte the
+    /// same for every count; each thread adds about [`parallel::CHUNKS_PER_THREAD`] chunks
+    /// of encoded output to the memory an encode holds (docs/format.md, "Threads").
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -101,6 +106,7 @@ impl Options {
             version: format::VERSION,
             stream_id: None,
             metadata: None,
+            threads: 1,
         }
     }
 
@@ -122,6 +128,12 @@ impl Options {
         let groups = (want + format::TAIL + 8).div_ceil(l.group_data);
         let fits = format::payload_in_groups(groups, l.group_data, self.version);
         self.chunk_size = fits.max(1).min(default);
+        self
+    }
+
+    /// These options with `threads` encoding threads (`0`: every core).
+    pub fn with_threads(mut self, threads: usize) -> Options {
+        self.threads = threads;
         self
     }
 
@@ -208,12 +220,14 @@ impl Options {
 
     /// The encoder core for these options.
     pub(crate) fn core(&self) -> Result<EncodeCore> {
-        EncodeCore::new(
+        let mut core = EncodeCore::new(
             self.layout()?,
             self.id(),
             self.plan()?,
             self.metadata.as_ref().map(Metadata::to_bytes),
-        )
+        )?;
+        core.set_threads(self.threads);
+        Ok(core)
     }
 }
 
@@ -458,10 +472,66 @@ pub fn decode_report(
     lenient: bool,
     out: &mut Vec<u8>,
 ) -> Result<(Report, Option<Metadata>)> {
+    let opts = DecodeOptions {
+        lenient,
+        ..DecodeOptions::default()
+    };
+    decode_with(data, &opts, out)
+}
+
+/// How to decode a stream in memory ([`decode_with`]); the [`Decoder`] adapter takes the
+/// same settings from its builder methods.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Keep damaged data (lost chunks as zeros) and report it, instead of failing on it.
+    pub lenient: bool,
+    /// Decode and check every recovery chunk, not only those a damaged stripe needs (as
+    /// `tilecode verify` does).
+    pub check_recovery: bool,
+    /// Threads that decode (`0`: every core; default 1). The output and the report are the
+    /// same for every count; each thread adds about [`parallel::CHUNKS_PER_THREAD`] chunks
+    /// of input and of output to the memory a decode holds.
+    pub threads: usize,
+}
+
+impl Default for DecodeOptions {
+    /// Strict, recovery chunks read only when needed, one thread.
+    fn default() -> Self {
+        DecodeOptions {
+            lenient: false,
+            check_recovery: false,
+            threads: 1,
+        }
+    }
+}
+
+impl DecodeOptions {
+    /// These options with `threads` decoding threads (`0`: every core).
+    pub fn with_threads(mut self, threads: usize) -> DecodeOptions {
+        self.threads = threads;
+        self
+    }
+}
+
+/// Decodes a whole stream into `out` (replacing its contents, memory reused as by
+/// [`encode_into`]) with the given options; returns the report and the metadata, or the
+/// error with what was verified before it left in `out`.
+///
+/// With several threads, runs of consecutive chunks whose frames sit where they should are
+/// decoded in parallel, and everything else (resynchronisation, misplaced or damaged frames,
+/// recovery) on one thread, in the same order as with one: the output and the report are
+/// the same for every thread count. Version 1 streams decode on one thread.
+pub fn decode_with(
+    data: &[u8],
+    opts: &DecodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(Report, Option<Metadata>)> {
     let mut buf = Buf::from_vec(std::mem::take(out));
     let mut src = SliceSource::new(data, 0);
     let result = open::open(&mut src).and_then(|mut core| {
-        core.set_lenient(lenient);
+        core.set_lenient(opts.lenient);
+        core.set_check_recovery(opts.check_recovery);
+        core.set_threads(opts.threads);
         while !core.done() {
             core.step(&mut src, &mut buf)?;
         }

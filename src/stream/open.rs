@@ -39,6 +39,13 @@ impl Core {
         }
     }
 
+    /// Decode on `threads` threads (`0`: every core; version 2).
+    pub fn set_threads(&mut self, threads: usize) {
+        if let Core::V2(c) = self {
+            c.set_threads(threads);
+        }
+    }
+
     /// The header.
     pub fn header(&self) -> &Header {
         match self {

@@ -35,6 +35,7 @@
 //! is usable, and the virtual zero chunks of a short stripe are simply known data.
 
 use super::gf256;
+use super::parallel::{self, Workers};
 use crate::error::{Error, Result};
 
 /// Data chunks per stripe at recovery percentages up to [`SMALL_STRIPE_MAX_PERCENT`]: the
@@ -52,6 +53,9 @@ pub const MAX_STRIPE_SHARDS: usize = 256;
 /// The most payload a stripe may hold (a decoder keeps one stripe in memory): larger chunks
 /// need a lower recovery percentage or none.
 pub const MAX_STRIPE_BYTES: usize = 256 << 20;
+/// The byte ranges of the shards that [`StripeEncoder::add_many_on`] gives each thread
+/// start at multiples of this (whole 64-byte strips of the multiply kernels, whole pages).
+const RANGE_ALIGN: usize = 4096;
 /// Recovery chunks a stripe has at least, so that damage at the boundary of two chunks (a
 /// lost sector, a cut) is repaired.
 pub const MIN_RECOVERY: usize = 2;
@@ -208,6 +212,14 @@ impl StripeEncoder {
     /// Adds the next data chunks of the current stripe (at most as many as it has room for,
     /// each at most the chunk size) in one pass over the recovery shards.
     pub fn add_many(&mut self, payloads: &[&[u8]]) -> Result<()> {
+        self.add_many_on(payloads, &Workers::default())
+    }
+
+    /// [`StripeEncoder::add_many`] on several threads: the shards are cut into byte ranges
+    /// ([`Workers::parts`] of them), and each job multiplies the same range of every payload
+    /// into its range. Every byte of a shard depends on the same byte of the payloads only,
+    /// so the shards are the same for any number of threads.
+    pub fn add_many_on(&mut self, payloads: &[&[u8]], workers: &Workers) -> Result<()> {
         let room = self.plan.stripe - self.added;
         if payloads.len() > room {
             return Err(Error::Limit {
@@ -227,8 +239,31 @@ impl StripeEncoder {
             self.batch
                 .extend_from_slice(&self.coefs[s * k + first..s * k + first + n]);
         }
-        let mut dsts: Vec<&mut [u8]> = self.acc.iter_mut().map(|a| &mut a[..]).collect();
-        gf256::mul_acc_many(&mut dsts, payloads, &self.batch);
+        let shard = shard_bytes(self.chunk_size);
+        let parts = parallel::ranges(shard, workers.parts(), RANGE_ALIGN);
+        // Each shard cut at the same places: part `q` of every shard goes to job `q`.
+        let mut dsts: Vec<Vec<&mut [u8]>> = parts.iter().map(|_| Vec::new()).collect();
+        for acc in self.acc.iter_mut() {
+            let mut rest = &mut acc[..];
+            for (d, r) in dsts.iter_mut().zip(&parts) {
+                let (mine, after) = std::mem::take(&mut rest).split_at_mut(r.len());
+                d.push(mine);
+                rest = after;
+            }
+        }
+        let coefs = &self.batch;
+        let jobs: Vec<_> = dsts
+            .into_iter()
+            .zip(&parts)
+            .map(|(mut d, r)| {
+                let srcs: Vec<&[u8]> = payloads
+                    .iter()
+                    .map(|p| &p[r.start.min(p.len())..r.end.min(p.len())])
+                    .collect();
+                move || gf256::mul_acc_many(&mut d, &srcs, coefs)
+            })
+            .collect();
+        workers.run(jobs);
         self.added += n;
         Ok(())
     }

@@ -1,16 +1,18 @@
 //! The `io::Write` encoder.
 
 use super::Options;
-use super::codec::{Buf, EncodeCore, RECOVERY_BATCH};
+use super::codec::{Buf, EncodeCore};
 use std::io::{self, Write};
 
 /// Encodes everything written to it into a tilecode stream written to `W`.
 ///
 /// Input is gathered into chunks; each full chunk is encoded and written out (a write of
-/// several whole chunks is encoded [`RECOVERY_BATCH`] chunks at a time, straight from the
-/// caller's buffer), so memory is O(chunk) whatever the length of the stream (the recovery
-/// layer adds its `R` accumulators of one chunk each), and the length need not be known in
-/// advance.
+/// several whole chunks is encoded [`CHUNKS_PER_THREAD`](super::parallel::CHUNKS_PER_THREAD) chunks per thread at a time, straight
+/// from the caller's buffer), so memory is O(chunk) whatever the length of the stream (the
+/// recovery layer adds its `R` accumulators of one chunk each; each thread of
+/// [`Options::threads`] adds up to [`CHUNKS_PER_THREAD`](super::parallel::CHUNKS_PER_THREAD) encoded chunks waiting to be written),
+/// and the length need not be known in advance. Writes of at least
+/// `CHUNKS_PER_THREAD * threads` whole chunks keep every thread busy.
 /// [`Encoder::finish`] writes the last chunk and the trailer; dropping the encoder does that
 /// too, best effort, ignoring errors. [`Write::flush`] writes out every complete chunk and
 /// flushes `W`, but cannot end a chunk early: the format fixes every chunk but the last.
@@ -113,7 +115,7 @@ impl<W: Write> Write for Encoder<W> {
         let cs = self.core.layout().chunk_size;
         if self.chunk.is_empty() && buf.len() >= cs {
             // Whole chunks straight from the caller's buffer, a batch at a time.
-            let n = (buf.len() / cs).min(RECOVERY_BATCH) * cs;
+            let n = (buf.len() / cs).min(self.core.batch()) * cs;
             self.core.chunks(&buf[..n], &mut self.out)?;
             return Ok(n);
         }
