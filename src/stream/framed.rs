@@ -752,7 +752,7 @@ impl FramedDecoder {
             // are what the failed whole-stream CRC leaves unproven.
             self.report.damaged_chunks += self.rebuilt.len() as u64;
             let ranges = &mut self.report.damaged_ranges;
-            ranges.extend(self.rebuilt.drain(..));
+            ranges.append(&mut self.rebuilt);
             ranges.sort_unstable();
             let merged = std::mem::take(ranges);
             for (a, b) in merged {
