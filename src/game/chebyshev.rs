@@ -17,7 +17,7 @@
 //! `f_m(T)[j][v] = sum over t of g[j - v - t P] + g[j + v + 2 - t P]`.
 //! The derivation is in docs/theory.md; the chase over affine forms is the test oracle.
 
-use crate::gf2::{BitMatrix, words_for};
+use crate::gf2::{BitMatrix, extract_xor_bits, words_for};
 
 /// `f_m(T)` for the `n x n` tridiagonal `T`: row `k` is the form of constraint light `(m-1, k)`
 /// over the presses of row 0.
@@ -49,13 +49,13 @@ pub(crate) fn lights_out_constraints(m: usize, n: usize) -> BitMatrix {
 /// `row ^= ` bits `s0..s0 + n` of `g` (zero outside it), bit `s0 + j` to bit `j`.
 fn xor_window(row: &mut [u64], g: &[u64], s0: isize, n: usize, tmp: &mut [u64]) {
     if s0 >= 0 {
-        extract_xor(row, g, s0 as usize, n);
+        extract_xor_bits(g, s0 as usize, n, row);
     } else {
         // Bits j >= -s0 come from g's bits 0..: extract them, then move them up.
         let shift = (-s0) as usize;
         let len = n - shift;
         tmp.fill(0);
-        extract_xor(tmp, g, 0, len);
+        extract_xor_bits(g, 0, len, tmp);
         let (ws, bs) = (shift / 64, shift % 64);
         for i in (0..row.len()).rev() {
             if i < ws {
@@ -70,25 +70,6 @@ fn xor_window(row: &mut [u64], g: &[u64], s0: isize, n: usize, tmp: &mut [u64]) 
         if !n.is_multiple_of(64) {
             row[n / 64] &= (1u64 << (n % 64)) - 1;
         }
-    }
-}
-
-/// `dst ^=` bits `start..start + len` of `src` (zero past its end), from bit 0.
-fn extract_xor(dst: &mut [u64], src: &[u64], start: usize, len: usize) {
-    let (q, r) = (start / 64, start % 64);
-    for (w, d) in dst.iter_mut().enumerate().take(words_for(len)) {
-        let i = q + w;
-        let lo = src.get(i).copied().unwrap_or(0) >> r;
-        let hi = if r != 0 {
-            src.get(i + 1).copied().unwrap_or(0) << (64 - r)
-        } else {
-            0
-        };
-        let mut v = lo | hi;
-        if w == len / 64 {
-            v &= (1u64 << (len % 64)) - 1;
-        }
-        *d ^= v;
     }
 }
 

@@ -228,6 +228,27 @@ impl BitMatrix {
 /// Copies bits `start..start + len` of the packed bits `src` (zero past its end) into `dst`
 /// from bit 0; bits of `dst` past `len` are cleared.
 pub fn extract_bits(src: &[u64], start: usize, len: usize, dst: &mut [u64]) {
+    for_extracted(src, start, len, dst, |d, v| *d = v);
+    for d in dst.iter_mut().skip(words_for(len)) {
+        *d = 0;
+    }
+}
+
+/// XORs bits `start..start + len` of the packed bits `src` (zero past its end) into `dst`
+/// from bit 0; bits of `dst` past `len` are left as they are.
+pub fn extract_xor_bits(src: &[u64], start: usize, len: usize, dst: &mut [u64]) {
+    for_extracted(src, start, len, dst, |d, v| *d ^= v);
+}
+
+/// Hands each word of bits `start..start + len` of `src` (zero past its end, the last word
+/// masked to `len`) to `f` with the matching word of `dst`.
+fn for_extracted(
+    src: &[u64],
+    start: usize,
+    len: usize,
+    dst: &mut [u64],
+    f: impl Fn(&mut u64, u64),
+) {
     let (q, r) = (start / 64, start % 64);
     for (w, d) in dst.iter_mut().enumerate().take(words_for(len)) {
         let i = q + w;
@@ -237,13 +258,11 @@ pub fn extract_bits(src: &[u64], start: usize, len: usize, dst: &mut [u64]) {
         } else {
             0
         };
-        *d = lo | hi;
-    }
-    for d in dst.iter_mut().skip(words_for(len)) {
-        *d = 0;
-    }
-    if !len.is_multiple_of(64) {
-        dst[len / 64] &= (1u64 << (len % 64)) - 1;
+        let mut v = lo | hi;
+        if w == len / 64 {
+            v &= (1u64 << (len % 64)) - 1;
+        }
+        f(d, v);
     }
 }
 

@@ -18,6 +18,6 @@ mod russians;
 mod wide;
 
 pub use bitvec::{BitVec, words_for};
-pub use matrix::{BitMatrix, extract_bits};
+pub use matrix::{BitMatrix, extract_bits, extract_xor_bits};
 pub use reduce::Echelon;
 pub use rng::SplitMix64;
