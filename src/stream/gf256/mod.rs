@@ -8,8 +8,9 @@
 //! element for this polynomial; 2 is not). Slices go through [`mul_acc_many`], which adds
 //! `R` linear combinations of `J` source slices into `R` destination slices in one pass over
 //! memory, 64-byte strip by strip: each source strip and each destination strip is read from
-//! memory once per call, whatever `R` and `J`. It has three paths, chosen once per process
-//! ([`Kernel::detect`]): AVX-512BW with GFNI, AVX2 with GFNI, and a portable one with a
+//! memory once per call, whatever `R` and `J`. It has four paths, chosen once per process
+//! ([`Kernel::detect`]): AVX-512BW with GFNI, AVX2 with GFNI, AVX2 alone (split-nibble
+//! tables and `VPSHUFB`, for CPUs without GFNI such as AMD Zen 3), and a portable one with a
 //! 256-byte product table per coefficient. [`mul_slow`] (shift and add) is the reference
 //! every path is tested against.
 
@@ -130,13 +131,21 @@ pub enum Kernel {
     Avx512Gfni,
     /// AVX2 and GFNI: two 32-byte `VGF2P8MULB` per 64 bytes and coefficient.
     Avx2Gfni,
+    /// AVX2 without GFNI: two 16-entry product tables per coefficient (low and high
+    /// nibble), looked up 32 bytes at a time with `VPSHUFB`.
+    Avx2,
     /// Any CPU: a 256-byte product table per coefficient, a byte at a time.
     Portable,
 }
 
 impl Kernel {
     /// Every path, fastest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Avx512Gfni, Kernel::Avx2Gfni, Kernel::Portable];
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Avx512Gfni,
+        Kernel::Avx2Gfni,
+        Kernel::Avx2,
+        Kernel::Portable,
+    ];
 
     /// The fastest path this CPU runs (detected on the first call, then cached).
     pub fn detect() -> Kernel {
@@ -164,6 +173,8 @@ impl Kernel {
                 std::arch::is_x86_feature_detected!("avx2")
                     && std::arch::is_x86_feature_detected!("gfni")
             }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -176,6 +187,8 @@ impl Kernel {
             Kernel::Avx512Gfni => x86::avx512(dsts, srcs, coefs),
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2Gfni => x86::avx2(dsts, srcs, coefs),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => x86::avx2_nibbles(dsts, srcs, coefs),
             _ => portable(dsts, srcs, coefs),
         }
     }

@@ -73,6 +73,48 @@ fn rows<V: Copy>(coefs: &[u8], dsts: usize, srcs: usize, splat: impl Fn(u8) -> V
     rows
 }
 
+/// Runs the strips of one kernel: `$batch::<B>(dp, sp, rows, o)` codes `B <= BATCH` sources
+/// of the strip at `o` into every destination. With one batch of sources (the encoder's case)
+/// the choice of `B` leaves the strip loop.
+macro_rules! run_batches {
+    ($batch:ident, $dp:expr, $sp:expr, $rows:expr, $len:expr) => {{
+        let (dp, sp, rows, len) = ($dp, $sp, $rows, $len);
+        if sp.len() <= BATCH {
+            // SAFETY: `o + 64 <= len` (the caller's contract covers the rest).
+            unsafe {
+                match sp.len() {
+                    1 => (0..len)
+                        .step_by(STRIP)
+                        .for_each(|o| $batch::<1>(dp, sp, rows, o)),
+                    2 => (0..len)
+                        .step_by(STRIP)
+                        .for_each(|o| $batch::<2>(dp, sp, rows, o)),
+                    3 => (0..len)
+                        .step_by(STRIP)
+                        .for_each(|o| $batch::<3>(dp, sp, rows, o)),
+                    _ => (0..len)
+                        .step_by(STRIP)
+                        .for_each(|o| $batch::<4>(dp, sp, rows, o)),
+                }
+            }
+        } else {
+            for o in (0..len).step_by(STRIP) {
+                for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
+                    // SAFETY: `o + 64 <= len` (the caller's contract covers the rest).
+                    unsafe {
+                        match sp.len() {
+                            1 => $batch::<1>(dp, sp, rows, o),
+                            2 => $batch::<2>(dp, sp, rows, o),
+                            3 => $batch::<3>(dp, sp, rows, o),
+                            _ => $batch::<4>(dp, sp, rows, o),
+                        }
+                    }
+                }
+            }
+        }
+    }};
+}
+
 /// # Safety
 /// AVX-512F, AVX-512BW and GFNI; each of `dp` (writable) and `sp` (readable) points to `len`
 /// bytes, `len` a multiple of 64, the destinations overlapping nothing else;
@@ -80,40 +122,7 @@ fn rows<V: Copy>(coefs: &[u8], dsts: usize, srcs: usize, splat: impl Fn(u8) -> V
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let rows = rows(coefs, dp.len(), sp.len(), |c| _mm512_set1_epi8(c as i8));
-    if sp.len() <= BATCH {
-        // One batch (the encoder's case): the choice of kernel leaves the strip loop.
-        // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
-        unsafe {
-            match sp.len() {
-                1 => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx512_batch::<1>(dp, sp, &rows, o)),
-                2 => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx512_batch::<2>(dp, sp, &rows, o)),
-                3 => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx512_batch::<3>(dp, sp, &rows, o)),
-                _ => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx512_batch::<4>(dp, sp, &rows, o)),
-            }
-        }
-        return;
-    }
-    for o in (0..len).step_by(STRIP) {
-        for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
-            // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
-            unsafe {
-                match sp.len() {
-                    1 => avx512_batch::<1>(dp, sp, rows, o),
-                    2 => avx512_batch::<2>(dp, sp, rows, o),
-                    3 => avx512_batch::<3>(dp, sp, rows, o),
-                    _ => avx512_batch::<4>(dp, sp, rows, o),
-                }
-            }
-        }
-    }
+    run_batches!(avx512_batch, dp, sp, &rows, len);
 }
 
 /// One strip at offset `o` of `B` sources into every destination.
@@ -157,40 +166,7 @@ unsafe fn avx512_batch<const B: usize>(
 #[target_feature(enable = "avx2,gfni")]
 unsafe fn avx2_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let rows = rows(coefs, dp.len(), sp.len(), |c| _mm256_set1_epi8(c as i8));
-    if sp.len() <= BATCH {
-        // One batch (the encoder's case): the choice of kernel leaves the strip loop.
-        // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
-        unsafe {
-            match sp.len() {
-                1 => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx2_batch::<1>(dp, sp, &rows, o)),
-                2 => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx2_batch::<2>(dp, sp, &rows, o)),
-                3 => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx2_batch::<3>(dp, sp, &rows, o)),
-                _ => (0..len)
-                    .step_by(STRIP)
-                    .for_each(|o| avx2_batch::<4>(dp, sp, &rows, o)),
-            }
-        }
-        return;
-    }
-    for o in (0..len).step_by(STRIP) {
-        for (sp, rows) in sp.chunks(BATCH).zip(rows.chunks(dp.len())) {
-            // SAFETY: `o + 64 <= len` (this function's contract covers the rest).
-            unsafe {
-                match sp.len() {
-                    1 => avx2_batch::<1>(dp, sp, rows, o),
-                    2 => avx2_batch::<2>(dp, sp, rows, o),
-                    3 => avx2_batch::<3>(dp, sp, rows, o),
-                    _ => avx2_batch::<4>(dp, sp, rows, o),
-                }
-            }
-        }
-    }
+    run_batches!(avx2_batch, dp, sp, &rows, len);
 }
 
 /// One strip (two 32-byte halves) at offset `o` of `B` sources into every destination.
@@ -239,6 +215,108 @@ unsafe fn avx2_batch<const B: usize>(
         unsafe {
             _mm256_storeu_si256(d.cast(), a);
             _mm256_storeu_si256(d.add(32).cast(), b);
+        }
+    }
+}
+
+/// The AVX2 path for CPUs without GFNI (whole strips; see [`shape`]).
+pub(super) fn avx2_nibbles(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
+    let len = shape(dsts, srcs, coefs);
+    assert!(super::Kernel::Avx2.available());
+    let dp: Vec<*mut u8> = dsts.iter_mut().map(|d| d.as_mut_ptr()).collect();
+    let sp: Vec<*const u8> = srcs.iter().map(|s| s.as_ptr()).collect();
+    // SAFETY: the CPU has AVX2 (asserted above); every pointer covers `len` bytes (checked
+    // by `shape`), and the destinations are distinct `&mut` slices.
+    unsafe { avx2_nibbles_run(&dp, &sp, coefs, len) }
+}
+
+/// A coefficient `c`'s two 16-entry product tables, `c x` for a low nibble `x` and
+/// `c (x << 4)` for a high one, each in both 128-bit lanes (`VPSHUFB` looks up within a
+/// lane): `c v = lo[v & 15] ^ hi[v >> 4]`, since multiplication distributes over XOR.
+#[derive(Clone, Copy)]
+struct Nibbles {
+    lo: __m256i,
+    hi: __m256i,
+}
+
+/// # Safety
+/// AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn nibbles(c: u8) -> Nibbles {
+    let lo: [u8; 16] = std::array::from_fn(|x| super::mul(c, x as u8));
+    let hi: [u8; 16] = std::array::from_fn(|x| super::mul(c, (x as u8) << 4));
+    // SAFETY: 16 readable bytes each.
+    let (lo, hi) = unsafe {
+        (
+            _mm_loadu_si128(lo.as_ptr().cast()),
+            _mm_loadu_si128(hi.as_ptr().cast()),
+        )
+    };
+    Nibbles {
+        lo: _mm256_broadcastsi128_si256(lo),
+        hi: _mm256_broadcastsi128_si256(hi),
+    }
+}
+
+/// # Safety
+/// AVX2; otherwise as [`avx512_run`].
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_nibbles_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
+    // SAFETY: the CPU has AVX2 (this function's contract).
+    let rows = rows(coefs, dp.len(), sp.len(), |c| unsafe { nibbles(c) });
+    run_batches!(avx2_nibbles_batch, dp, sp, &rows, len);
+}
+
+/// One strip (two 32-byte halves) at offset `o` of `B` sources into every destination, by
+/// nibble table look-ups.
+///
+/// # Safety
+/// As [`avx2_nibbles_run`], with `o + 64 <= len`, `sp.len() == B` and a row per
+/// destination.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_nibbles_batch<const B: usize>(
+    dp: &[*mut u8],
+    sp: &[*const u8],
+    rows: &[Row<Nibbles>],
+    o: usize,
+) {
+    let mask = _mm256_set1_epi8(0x0f);
+    // Each source's two halves, and their low and high nibbles: [half][source].
+    let mut v = [[_mm256_setzero_si256(); B]; 2];
+    let mut lo = [[_mm256_setzero_si256(); B]; 2];
+    let mut hi = [[_mm256_setzero_si256(); B]; 2];
+    for (j, &p) in sp.iter().enumerate() {
+        for h in 0..2 {
+            // SAFETY: `p + o .. p + o + 64` is inside the source (the caller's contract).
+            let x = unsafe { _mm256_loadu_si256(p.add(o + 32 * h).cast()) };
+            v[h][j] = x;
+            lo[h][j] = _mm256_and_si256(x, mask);
+            hi[h][j] = _mm256_and_si256(_mm256_srli_epi16::<4>(x), mask);
+        }
+    }
+    for (&d, row) in dp.iter().zip(rows) {
+        for h in 0..2 {
+            // SAFETY: `d + o .. d + o + 64` is inside the destination, which nothing else
+            // overlaps (the caller's contract).
+            let d = unsafe { d.add(o + 32 * h) };
+            let mut acc = unsafe { _mm256_loadu_si256(d.cast()) };
+            if row.ones {
+                for x in &v[h] {
+                    acc = _mm256_xor_si256(acc, *x);
+                }
+            } else {
+                for j in 0..B {
+                    let t = row.cv[j];
+                    let p = _mm256_xor_si256(
+                        _mm256_shuffle_epi8(t.lo, lo[h][j]),
+                        _mm256_shuffle_epi8(t.hi, hi[h][j]),
+                    );
+                    acc = _mm256_xor_si256(acc, p);
+                }
+            }
+            // SAFETY: as for the load.
+            unsafe { _mm256_storeu_si256(d.cast(), acc) };
         }
     }
 }
