@@ -1,6 +1,6 @@
-//! The decoder's result does not depend on how its input arrives or how its output is read:
-//! whole, byte by byte, and in random pieces give the same bytes, the same error and the same
-//! report.
+//! The decoder's result does not depend on how its input arrives, how its output is read or
+//! how many threads decode: whole, byte by byte, in random pieces, and in random pieces on
+//! two and three threads give the same bytes, the same error and the same report.
 
 #![no_main]
 
@@ -32,11 +32,15 @@ struct Input {
 type Outcome = (Vec<u8>, Option<String>, Option<Report>);
 
 fn run<R: Read>(r: R, keep: bool, reads: &[u8]) -> Outcome {
+    run_on(r, keep, reads, 1)
+}
+
+fn run_on<R: Read>(r: R, keep: bool, reads: &[u8], threads: usize) -> Outcome {
     let d = match Decoder::new(r) {
         Ok(d) => d,
         Err(e) => return (Vec::new(), Some(format!("{:?}: {e}", e.kind())), None),
     };
-    let mut d = d.keep_damaged(keep);
+    let mut d = d.keep_damaged(keep).threads(threads);
     let mut out = Vec::new();
     let mut buf = vec![0u8; 256];
     let mut i = 0;
@@ -87,6 +91,15 @@ fuzz_target!(|input: Input| {
     );
     assert_eq!(whole, bytewise, "whole vs byte by byte");
     assert_eq!(whole, pieces, "whole vs pieces");
+    for threads in [2, 3] {
+        let threaded = run_on(
+            common::Pieces::new(s, &input.pieces),
+            input.keep_damaged,
+            &input.reads,
+            threads,
+        );
+        assert_eq!(whole, threaded, "one thread vs {threads}");
+    }
     if input.keep_damaged {
         // The one-shot lenient decoder agrees with the adapter.
         match (stream::decode_lenient(s), &whole) {
