@@ -1,7 +1,8 @@
 //! Channels, Monte Carlo and exact error rates, throughput measurement.
 //!
 //! * [`channel`]: the binary symmetric, burst and Gilbert–Elliott channels, sampled by geometric
-//!   skips; the binary erasure channel; BPSK over AWGN;
+//!   skips (the crate's one sampler, [`crate::noise::Geometric`]); the binary erasure channel;
+//!   BPSK over AWGN;
 //! * [`kernel`]: bit-sliced encoders and decoders (64 codewords per `u64`);
 //! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop with AFF3CT-style stop
 //!   rules;
