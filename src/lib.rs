@@ -5,6 +5,7 @@ pub mod code;
 pub mod error;
 pub mod game;
 pub mod gf2;
+pub mod noise;
 pub mod sim;
 pub mod stream;
 

@@ -11,6 +11,7 @@ use rand_chacha::ChaCha20Rng;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tilecode::noise::{Geometric, Successes};
 
 /// The most positions `--flips` accepts (they are drawn up front).
 const MAX_FLIPS: u64 = 1 << 24;
@@ -105,17 +106,9 @@ pub fn parse_burst(text: &str) -> anyhow::Result<(u64, Option<u64>)> {
 
 /// The sorted bit positions a channel flips, produced lazily for `--ber`.
 pub enum Flips {
-    /// Geometric gaps between flips.
-    Geometric {
-        /// The generator (boxed: it is much larger than the other variant).
-        rng: Box<ChaCha20Rng>,
-        /// `ln(1 - p)`; `None` when p is 1 (every bit) or 0 (none, `done` is set).
-        log_q: Option<f64>,
-        /// The next flip.
-        next: u64,
-        /// No more flips.
-        done: bool,
-    },
+    /// Geometric gaps between flips, from the library's one sampler (boxed: the generator is
+    /// much larger than the other variant).
+    Geometric(Box<Successes<ChaCha20Rng>>),
     /// Precomputed positions, ascending.
     List(std::vec::IntoIter<u64>),
 }
@@ -130,20 +123,7 @@ impl Flips {
                 if !(0.0..=1.0).contains(&p) {
                     bail!("bad --ber {p}: expected a probability between 0 and 1");
                 }
-                let log_q = (p < 1.0).then(|| (-p).ln_1p());
-                let mut f = Flips::Geometric {
-                    rng: Box::new(rng),
-                    log_q,
-                    next: 0,
-                    done: p == 0.0,
-                };
-                if let Flips::Geometric {
-                    rng, log_q, next, ..
-                } = &mut f
-                {
-                    *next = gap(rng, *log_q);
-                }
-                Ok(f)
+                Ok(Flips::Geometric(Box::new(Geometric::new(p).successes(rng))))
             }
             Channel::Flips(n) => {
                 let total = total_bits.expect("flips needs the length");
@@ -194,47 +174,12 @@ impl Flips {
     }
 }
 
-/// A geometric gap: the number of unflipped bits before the next flip.
-fn gap(rng: &mut ChaCha20Rng, log_q: Option<f64>) -> u64 {
-    match log_q {
-        None => 0,
-        Some(lq) => {
-            // u in (0, 1], so ln(u) is finite and <= 0.
-            let u = 1.0 - rng.r#gen::<f64>();
-            let g = (u.ln() / lq).floor();
-            if g >= u64::MAX as f64 {
-                u64::MAX
-            } else {
-                g as u64
-            }
-        }
-    }
-}
-
 impl Iterator for Flips {
     type Item = u64;
     fn next(&mut self) -> Option<u64> {
         match self {
             Flips::List(it) => it.next(),
-            Flips::Geometric {
-                rng,
-                log_q,
-                next,
-                done,
-            } => {
-                if *done {
-                    return None;
-                }
-                let here = *next;
-                match here
-                    .checked_add(1)
-                    .and_then(|n| n.checked_add(gap(rng, *log_q)))
-                {
-                    Some(n) => *next = n,
-                    None => *done = true,
-                }
-                Some(here)
-            }
+            Flips::Geometric(it) => it.next(),
         }
     }
 }
@@ -440,16 +385,6 @@ mod tests {
         assert!((n - 10_000).abs() < 600, "{n}");
         assert!(Flips::new(&Channel::Ber(1.5), 1, None).is_err());
         assert!(Flips::new(&Channel::Ber(-0.1), 1, None).is_err());
-    }
-
-    #[test]
-    fn ber_gaps_are_geometric() {
-        // P(gap = 0) = p for a geometric skip; check it on many gaps.
-        let p = 0.2;
-        let pos = positions(&Channel::Ber(p), 9, 2_000_000);
-        let gaps: Vec<u64> = pos.windows(2).map(|w| w[1] - w[0] - 1).collect();
-        let zeros = gaps.iter().filter(|&&g| g == 0).count() as f64 / gaps.len() as f64;
-        assert!((zeros - p).abs() < 0.01, "{zeros}");
     }
 
     #[test]

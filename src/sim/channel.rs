@@ -22,57 +22,10 @@
 use super::bernoulli::{BernoulliWords, WORTH_FROM};
 use super::normal::{db_to_linear, normal_above, normal_tail, q_function};
 use crate::error::{Error, Result};
+pub use crate::noise::Geometric;
 use rand::Rng;
 use std::fmt;
 use std::str::FromStr;
-
-/// Draws the number of failures before the first success of Bernoulli(`p`) trials.
-#[derive(Clone, Copy, Debug)]
-pub struct Geometric {
-    p: f64,
-    ln_q: f64,
-}
-
-impl Geometric {
-    /// The sampler for success probability `p` in `[0, 1]`.
-    pub fn new(p: f64) -> Self {
-        Geometric {
-            p,
-            ln_q: (-p).ln_1p(),
-        }
-    }
-
-    /// The success probability.
-    pub fn p(&self) -> f64 {
-        self.p
-    }
-
-    /// One draw; `u64::MAX` stands for "never" (p = 0 or a gap beyond 2^63).
-    #[inline]
-    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
-        if self.p >= 1.0 {
-            return 0;
-        }
-        if self.p <= 0.0 {
-            return u64::MAX;
-        }
-        // 1 - [0, 1) = (0, 1]: ln is finite.
-        let u = 1.0 - rng.r#gen::<f64>();
-        // x >= 0, so truncation is the floor (and avoids a libm call).
-        let x = u.ln() / self.ln_q;
-        if x >= 9.2e18 { u64::MAX } else { x as u64 }
-    }
-
-    /// Calls `f` with the index of every success among trials `0..len`, in increasing order.
-    #[inline]
-    pub fn for_each_success<R: Rng + ?Sized>(&self, rng: &mut R, len: u64, mut f: impl FnMut(u64)) {
-        let mut pos = self.sample(rng);
-        while pos < len {
-            f(pos);
-            pos = pos.saturating_add(1).saturating_add(self.sample(rng));
-        }
-    }
-}
 
 /// A binary channel with fixed parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -616,23 +569,6 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-
-    #[test]
-    fn geometric_mean_matches() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        for &p in &[0.5, 0.1, 0.01] {
-            let g = Geometric::new(p);
-            let trials = 200_000;
-            let sum: f64 = (0..trials).map(|_| g.sample(&mut rng) as f64).sum();
-            let mean = sum / trials as f64;
-            let expect = (1.0 - p) / p;
-            // Standard deviation of the mean is sqrt(1-p)/p/sqrt(trials).
-            let sd = (1.0 - p).sqrt() / p / (trials as f64).sqrt();
-            assert!((mean - expect).abs() < 5.0 * sd, "p={p} mean={mean}");
-        }
-        assert_eq!(Geometric::new(0.0).sample(&mut rng), u64::MAX);
-        assert_eq!(Geometric::new(1.0).sample(&mut rng), 0);
-    }
 
     fn count_errors(ch: &Channel, lanes: usize, len: usize, seed: u64) -> Vec<Vec<usize>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

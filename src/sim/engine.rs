@@ -22,7 +22,7 @@
 
 use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
-use super::report::PointResult;
+use super::monitor::{Counts, Run, StopRule, finish};
 use super::soft::SoftBatch;
 use super::team::{Progress, Solo, Team};
 use crate::code::{BlockCode, DecoderKind, SoftDecoder, Status, build, soft_decoder};
@@ -36,42 +36,6 @@ use std::time::Instant;
 
 /// Frames per batch: one per bit of a `u64`.
 pub const LANES: u64 = 64;
-
-/// Event counts of a simulation; they add up across batches, threads and runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Frames sent.
-    pub frames: u64,
-    /// Frames in error (`detected_frames + miscorrected_frames`).
-    pub frame_errors: u64,
-    /// Frames in which the decoder detected an error it could not correct.
-    pub detected_frames: u64,
-    /// Frames delivered with a wrong message and no detection.
-    pub miscorrected_frames: u64,
-    /// Wrong message bits delivered.
-    pub bit_errors: u64,
-    /// Sum over frames of the squared number of wrong message bits (for the BER interval).
-    pub bit_errors_sq: u128,
-    /// Bits flipped by the channel.
-    pub channel_bit_errors: u64,
-}
-
-impl std::ops::Add for Counts {
-    type Output = Counts;
-
-    /// The sum of two counts.
-    fn add(self, o: Counts) -> Counts {
-        Counts {
-            frames: self.frames + o.frames,
-            frame_errors: self.frame_errors + o.frame_errors,
-            detected_frames: self.detected_frames + o.detected_frames,
-            miscorrected_frames: self.miscorrected_frames + o.miscorrected_frames,
-            bit_errors: self.bit_errors + o.bit_errors,
-            bit_errors_sq: self.bit_errors_sq + o.bit_errors_sq,
-            channel_bit_errors: self.channel_bit_errors + o.channel_bit_errors,
-        }
-    }
-}
 
 /// Which path decodes the frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,60 +55,6 @@ impl Engine {
             Engine::Reference => "reference",
         }
     }
-}
-
-/// When to stop simulating a point (checked between rounds of batches, as in AFF3CT).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StopRule {
-    /// Stop once this many frame errors are seen (0: no such rule).
-    pub min_frame_errors: u64,
-    /// Never send more than this many frames (0: no limit). Met exactly.
-    pub max_frames: u64,
-    /// Stop after this many seconds (0: no limit).
-    pub max_seconds: f64,
-}
-
-impl Default for StopRule {
-    fn default() -> Self {
-        StopRule {
-            min_frame_errors: 100,
-            max_frames: 10_000_000,
-            max_seconds: 0.0,
-        }
-    }
-}
-
-/// Why a point stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    /// `min_frame_errors` frame errors were seen.
-    FrameErrors,
-    /// `max_frames` frames were sent.
-    MaxFrames,
-    /// `max_seconds` passed.
-    MaxSeconds,
-}
-
-impl StopReason {
-    /// `frame_errors`, `max_frames` or `max_seconds`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            StopReason::FrameErrors => "frame_errors",
-            StopReason::MaxFrames => "max_frames",
-            StopReason::MaxSeconds => "max_seconds",
-        }
-    }
-}
-
-/// The outcome of simulating one point.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Run {
-    /// What was counted.
-    pub counts: Counts,
-    /// Why it stopped.
-    pub stop_reason: StopReason,
-    /// Wall-clock time.
-    pub seconds: f64,
 }
 
 /// Reusable buffers of one worker.
@@ -288,6 +198,41 @@ impl Simulator {
     /// The channel.
     pub fn channel(&self) -> Channel {
         self.channel
+    }
+
+    /// Interleaving depth: codewords per frame.
+    pub fn interleave(&self) -> usize {
+        self.interleave
+    }
+
+    /// The seed the randomness derives from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The path that decodes, as reported: `soft` when a soft decoder runs, else the engine's
+    /// name (`sliced` or `reference`).
+    pub fn engine_name(&self) -> &'static str {
+        if self.soft.is_some() {
+            "soft"
+        } else {
+            self.engine.as_str()
+        }
+    }
+
+    /// What decodes, as reported: the soft decoder's name, the sliced kernel's, or
+    /// `block_code` for the reference engine.
+    pub fn kernel_name(&self) -> &str {
+        match (&self.soft, self.engine) {
+            (Some(d), _) => d.name(),
+            (None, Engine::Sliced) => self.kernel.kernel_name(),
+            (None, Engine::Reference) => "block_code",
+        }
+    }
+
+    /// The decoder as reported: the built-in decoder, or the name of a caller's decoder.
+    pub fn decoder_name(&self) -> &str {
+        &self.label
     }
 
     /// Message bits per frame, `k * D`.
@@ -468,7 +413,7 @@ impl Simulator {
         team: &dyn Team,
         on_round: &mut dyn FnMut(&Progress) -> Result<()>,
     ) -> Result<(Run, Progress)> {
-        if stop.min_frame_errors == 0 && stop.max_frames == 0 && stop.max_seconds <= 0.0 {
+        if stop.is_unbounded() {
             return Err(Error::Limit {
                 what: "a simulation without a stop rule".into(),
                 reason: "expected --min-frame-errors, --max-frames or --max-seconds above 0".into(),
@@ -496,15 +441,9 @@ impl Simulator {
         let mut scratch = Scratch::default();
         let reason = loop {
             let total = p.counts;
-            if stop.min_frame_errors > 0 && total.frame_errors >= stop.min_frame_errors {
-                break StopReason::FrameErrors;
-            }
-            if stop.max_frames > 0 && total.frames >= stop.max_frames {
-                break StopReason::MaxFrames;
-            }
             // Every member stops on the team's longest time, so all stop after the same round.
-            if stop.max_seconds > 0.0 && team.max(seconds(from.seconds)) >= stop.max_seconds {
-                break StopReason::MaxSeconds;
+            if let Some(reason) = stop.reached(&total, || team.max(seconds(from.seconds))) {
+                break reason;
             }
             let mut count = (1u64 << p.round.min(40)).min(cap);
             let mut last_active = !0u64;
@@ -558,79 +497,11 @@ impl Simulator {
     }
 }
 
-impl Simulator {
-    /// Simulates until `stop` is met and reports the point, labelled with the swept value `p`
-    /// (no exact figures: see [`crate::sim::exact`]).
-    ///
-    /// # Errors
-    /// As [`Simulator::run`].
-    pub fn point(&self, p: f64, stop: &StopRule, threads: usize) -> Result<PointResult> {
-        let run = self.run(stop, threads)?;
-        Ok(self.report(p, &run, threads))
-    }
-
-    /// The point of a finished `run`, labelled with the swept value `p`.
-    pub fn report(&self, p: f64, run: &Run, threads: usize) -> PointResult {
-        PointResult {
-            code: self.code.spec().to_string(),
-            n: self.code.n(),
-            k: self.code.k(),
-            channel: self.channel.to_string(),
-            p,
-            interleave: self.interleave,
-            engine: if self.soft.is_some() {
-                "soft".into()
-            } else {
-                self.engine.as_str().into()
-            },
-            kernel: match (&self.soft, self.engine) {
-                (Some(d), _) => d.name().into(),
-                (None, Engine::Sliced) => self.kernel.kernel_name().into(),
-                (None, Engine::Reference) => "block_code".into(),
-            },
-            decoder: self.label.clone(),
-            ebn0_db: None,
-            analytic: None,
-            seeds: vec![self.seed],
-            threads: threads.max(1),
-            counts: run.counts,
-            stop_reason: run.stop_reason.as_str().into(),
-            seconds: run.seconds,
-            exact: None,
-            distances: None,
-        }
-    }
-}
-
-/// Frame-level counts of a batch from its lane masks.
-pub(crate) fn finish(
-    active: u64,
-    detected: u64,
-    wrong: u64,
-    bit_errors: u64,
-    per_lane: &[u64; 64],
-    channel_bit_errors: u64,
-) -> Counts {
-    let detected = detected & active;
-    let wrong = wrong & active;
-    Counts {
-        frames: u64::from(active.count_ones()),
-        frame_errors: u64::from((detected | wrong).count_ones()),
-        detected_frames: u64::from(detected.count_ones()),
-        miscorrected_frames: u64::from((wrong & !detected).count_ones()),
-        bit_errors,
-        bit_errors_sq: per_lane
-            .iter()
-            .map(|&x| u128::from(x) * u128::from(x))
-            .sum(),
-        channel_bit_errors,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::code::from_spec_str;
+    use crate::sim::monitor::StopReason;
 
     fn sim(spec: &str, ch: Channel, d: usize, seed: u64, engine: Engine) -> Simulator {
         Simulator::new(from_spec_str(spec).unwrap().as_ref(), ch, d, seed, engine).unwrap()

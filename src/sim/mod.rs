@@ -1,10 +1,12 @@
 //! Channels, Monte Carlo and exact error rates, throughput measurement.
 //!
 //! * [`channel`]: the binary symmetric, burst and Gilbert–Elliott channels, sampled by geometric
-//!   skips; the binary erasure channel; BPSK over AWGN;
+//!   skips (the crate's one sampler, [`crate::noise::Geometric`]); the binary erasure channel;
+//!   BPSK over AWGN;
 //! * [`kernel`]: bit-sliced encoders and decoders (64 codewords per `u64`);
-//! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop with AFF3CT-style stop
-//!   rules;
+//! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop;
+//! * [`monitor`]: what the engine counts and its AFF3CT-style stop rules, read by [`report`]
+//!   (engine -> monitor -> report, one way);
 //! * [`soft`]: the engine's soft-decision path (AWGN, erasures), one codeword at a time;
 //! * [`exact`]: exact frame rates on the binary symmetric channel;
 //! * [`analytic`]: uncoded BPSK, the union bound, ML erasure rates;
@@ -21,6 +23,7 @@ pub mod engine;
 pub mod exact;
 pub mod kernel;
 mod lines;
+pub mod monitor;
 pub mod normal;
 pub mod report;
 pub mod soft;
@@ -30,9 +33,10 @@ pub mod team;
 
 pub use analytic::{Analytic, ErasureModel};
 pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
-pub use engine::{Counts, Engine, Run, Scratch, Simulator, StopReason, StopRule};
+pub use engine::{Engine, Scratch, Simulator};
 pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
+pub use monitor::{Counts, Run, StopReason, StopRule};
 pub use report::{PointResult, merge, parse_results, results_json};
 pub use sweep::{parse_db_list, parse_p_list};
 pub use team::{Progress, Solo, Team};

@@ -10,7 +10,7 @@
 //! team, and every member applies the stop rule to the same sums (and to the team's largest
 //! elapsed time), so all stop together, with the counts one process alone would have found.
 
-use super::engine::Counts;
+use super::monitor::Counts;
 
 /// Where a run stands between two rounds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -4,7 +4,8 @@
 use super::{DecodeOptions, Options, Report, decode_with, encode_into};
 use crate::code::Spec;
 use crate::error::{Error, Result};
-use rand::{Rng, RngCore, SeedableRng};
+use crate::noise::{Geometric, Inversion};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::time::{Duration, Instant};
 
@@ -77,8 +78,10 @@ pub fn random_payload(bytes: usize, seed: u64) -> Vec<u8> {
 }
 
 /// Flips each bit of `buf` independently with probability `ber` (a binary symmetric
-/// channel), seeded; returns the number of bits flipped. Gaps between flips are drawn from
-/// the geometric distribution, so the cost is proportional to the flips, not the bits.
+/// channel), seeded; returns the number of bits flipped. Bits are numbered least significant
+/// first within each byte. The gaps between flips come from [`crate::noise::Geometric`]
+/// (drawn as [`Inversion::Direct`], so a seed gives the noise it always gave), so the cost is
+/// proportional to the flips, not the bits.
 pub fn apply_ber(buf: &mut [u8], ber: f64, seed: u64) -> u64 {
     if ber.is_nan() || ber <= 0.0 {
         return 0;
@@ -88,24 +91,16 @@ pub fn apply_ber(buf: &mut [u8], ber: f64, seed: u64) -> u64 {
         buf.iter_mut().for_each(|b| *b = !*b);
         return bits;
     }
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let ln_q = (1.0 - ber).ln();
-    let mut pos: u64 = 0;
     let mut flips = 0;
-    loop {
-        let u: f64 = rng.r#gen::<f64>().max(f64::MIN_POSITIVE);
-        let gap = (u.ln() / ln_q).floor();
-        if gap >= (bits - pos) as f64 {
-            return flips;
-        }
-        pos += gap as u64;
-        buf[(pos / 8) as usize] ^= 1 << (pos % 8);
-        flips += 1;
-        pos += 1;
-        if pos >= bits {
-            return flips;
-        }
-    }
+    Geometric::with_inversion(ber, Inversion::Direct).for_each_success(
+        &mut ChaCha20Rng::seed_from_u64(seed),
+        bits,
+        |pos| {
+            buf[(pos / 8) as usize] ^= 1 << (pos % 8);
+            flips += 1;
+        },
+    );
+    flips
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
