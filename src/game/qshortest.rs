@@ -143,7 +143,7 @@ fn by_kernel(
         .iter()
         .try_fold(1u64, |acc, g| acc.checked_mul(g.order));
     match size {
-        Some(size) if size <= limits.max_kernel => walk_kernel(x, &gens, q, size, progress),
+        Some(size) if size <= limits.max_kernel => walk_kernel(x, &gens, q, progress),
         _ => descend(x, &gens, q),
     }
 }
@@ -158,32 +158,18 @@ fn add(cur: &mut [u32], cost: &mut u64, g: &Generator, up: bool, q: u32) {
     }
 }
 
-fn walk_kernel(
-    x: &[u32],
-    gens: &[Generator],
-    q: u32,
-    size: u64,
-    progress: Progress<'_>,
-) -> QShortest {
+fn walk_kernel(x: &[u32], gens: &[Generator], q: u32, progress: Progress<'_>) -> QShortest {
     let radices: Vec<u64> = gens.iter().map(|g| g.order).collect();
     let mut cur = x.to_vec();
     let mut cost = clicks(x);
     let mut best = (cost, cur.clone());
-    let mut steps = 0u64;
-    gray::walk(&radices, |i, up| {
+    gray::walk(&radices, progress, |i, up| {
         add(&mut cur, &mut cost, &gens[i], up, q);
         if cost < best.0 {
             best = (cost, cur.clone());
         }
-        steps += 1;
-        if let (0, Some(p)) = (steps & 0xFFFF, progress) {
-            p(steps, size);
-        }
         true
     });
-    if let Some(p) = progress {
-        p(size, size);
-    }
     QShortest {
         presses: best.1,
         optimal: true,
