@@ -1,7 +1,7 @@
 //! Shortest solutions of q-state games: the fewest clicks, a press counted `0..Q-1` times.
 //!
 //! The solutions of a solvable board are `x + K` for one solution `x` and the group `K` of
-//! quiet patterns (the kernel of the move matrix over `Z/QZ`). [`QSolver::quiet_patterns`]
+//! quiet patterns (the kernel of the move matrix over `Z/QZ`). [`Solve::quiet_generators`]
 //! gives `K` as a direct sum of cyclic groups `<g_i>` of orders `o_i`, so every solution is
 //! `x + sum c_i g_i` for exactly one tuple `0 <= c_i < o_i`. [`shortest_q`] walks those tuples
 //! in mixed-radix Gray order (one generator added or subtracted per step, the click count
@@ -17,6 +17,7 @@ use super::gray;
 use super::qalien;
 use super::qstate::{QBoard, QSolver};
 use super::shortest::Progress;
+use super::solve::Solve;
 use super::{Game, Pattern};
 use crate::error::Result;
 
@@ -70,7 +71,7 @@ impl Default for QLimits {
 /// not solvable.
 ///
 /// # Errors
-/// As [`QSolver::solve`]: a board of the wrong size or number of states.
+/// As [`Solve::check_board`]: a board of the wrong size or number of states.
 pub fn shortest_q(
     solver: &QSolver,
     board: &QBoard,
@@ -82,14 +83,14 @@ pub fn shortest_q(
 /// [`shortest_q`] with explicit limits.
 ///
 /// # Errors
-/// As [`QSolver::solve`]: a board of the wrong size or number of states.
+/// As [`Solve::check_board`]: a board of the wrong size or number of states.
 pub fn shortest_q_with(
     solver: &QSolver,
     board: &QBoard,
     limits: &QLimits,
     progress: Progress<'_>,
 ) -> Result<Option<QShortest>> {
-    let Ok(x) = solver.solve(board)? else {
+    let Ok(x) = solver.try_solve(board)? else {
         return Ok(None);
     };
     let game = solver.game();
@@ -116,7 +117,7 @@ fn by_kernel(
 ) -> QShortest {
     let q = game.states;
     let gens: Vec<Generator> = solver
-        .quiet_patterns()
+        .quiet_generators()
         .into_iter()
         .filter(|g| g.order > 1)
         .map(|g| Generator {
