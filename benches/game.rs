@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use tilecode::game::qstate::{QSolver, random_solvable_q};
-use tilecode::game::{Game, Pattern, Solver, random_solvable};
+use tilecode::game::{Game, Pattern, Solve, Solver, random_solvable};
 
 fn reduce(c: &mut Criterion) {
     let mut g = c.benchmark_group("game/reduce");

@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo run --example solve_board`.
 
-use tilecode::game::{Board, Game, Solver};
+use tilecode::game::{Board, Game, Solve, Solver};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The lecture's Example 24.1 on the classic 5x5 board.

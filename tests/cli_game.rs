@@ -666,7 +666,7 @@ mod decompose {
 
 mod closed_form_at_any_size {
     use super::*;
-    use tilecode::game::{Game, Solver};
+    use tilecode::game::{Game, Solve, Solver};
     use tilecode::gf2::BitVec;
 
     #[test]

@@ -1,8 +1,8 @@
 //! The states decomposition (the paper, Section 6) against the direct Z/QZ solver.
 
-use tilecode::game::Game;
 use tilecode::game::decompose::{attain, attain_naive};
 use tilecode::game::qstate::{QSolver, effect_q};
+use tilecode::game::{Game, Solve};
 
 fn game(spec: &str, q: u32) -> Game {
     spec.parse::<Game>().unwrap().with_states(q)

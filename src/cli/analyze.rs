@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
 use tilecode::game::qstate::{QSolver, values_string};
-use tilecode::game::{Board, Game, Pattern, Solver, alien};
+use tilecode::game::{Board, Game, Pattern, Solve, Solver, alien};
 use tilecode::gf2::BitVec;
 
 /// How many quiet patterns the text output draws.
@@ -115,33 +115,50 @@ pub fn analyze(game: &Game) -> anyhow::Result<Report> {
         // a small system.
         two_state_report(game, c.nullity(), &c.quiet_patterns())
     } else if game.states == 2 {
-        let s = Solver::new(game)?;
-        two_state_report(game, s.nullity(), s.quiet_patterns())
+        solver_report(&Solver::new(game)?, None, |k| {
+            (k.to_string(), draw_bits(k, mr, mc))
+        })
     } else {
         let s = QSolver::new(game)?;
-        let (num, den) = s.solvable_fraction();
-        Report {
-            rank: s.rank(),
-            nullity: s.nullity(),
-            solvable: s.solvable_count().to_string(),
-            fraction: (num.to_string(), den.to_string()),
-            solutions: s.solutions_per_board().to_string(),
-            quiet: s
-                .quiet_patterns()
-                .iter()
-                .map(|k| {
-                    (
-                        values_string(&k.presses, game.states),
-                        draw_values(&k.presses, mr, mc, game.states),
-                        Some(k.order),
-                    )
-                })
-                .collect(),
-            invariant_factors: Some(s.invariant_factors()),
-            quiet_omitted: false,
-        }
+        let q = game.states;
+        let factors = s.invariant_factors();
+        solver_report(&s, Some(factors), |k| {
+            (values_string(k, q), draw_values(k, mr, mc, q))
+        })
     };
     Ok(report)
+}
+
+/// The report of an elimination, either number of states: `show` writes a quiet pattern as
+/// a string and a drawing; the invariant factors (q-state games) come with the patterns'
+/// orders.
+fn solver_report<S: Solve>(
+    s: &S,
+    invariant_factors: Option<Vec<(u64, usize)>>,
+    show: impl Fn(&S::Vector) -> (String, String),
+) -> Report {
+    let (num, den) = s.solvable_fraction();
+    Report {
+        rank: s.rank(),
+        nullity: s.nullity(),
+        solvable: s.solvable_count().to_string(),
+        fraction: (num.to_string(), den.to_string()),
+        solutions: s.solutions_per_board().to_string(),
+        quiet: s
+            .quiet_generators()
+            .iter()
+            .map(|k| {
+                let (string, drawing) = show(&k.presses);
+                (
+                    string,
+                    drawing,
+                    invariant_factors.is_some().then_some(k.order),
+                )
+            })
+            .collect(),
+        invariant_factors,
+        quiet_omitted: false,
+    }
 }
 
 fn fraction(f: &(String, String)) -> String {

@@ -16,9 +16,10 @@ use tilecode::game::decompose;
 use tilecode::game::qchase::{self, QChaser};
 use tilecode::game::qshortest::shortest_q;
 use tilecode::game::qstate::{MAX_Q_SIZE, QBoard, QSolver, effect_q, values_string};
+use tilecode::game::shortest::Progress;
 use tilecode::game::shortest::{self, Limits};
 use tilecode::game::squares::{squares_one_way, squares_two_way};
-use tilecode::game::{Board, Game, Pattern, PressLayout, Solver, alien, solve_closed_form};
+use tilecode::game::{Board, Game, Pattern, PressLayout, Solve, Solver, alien, solve_closed_form};
 use tilecode::gf2::BitVec;
 
 /// The game arguments shared by `solve`, `analyze` and `random`.
@@ -353,16 +354,27 @@ fn find(game: &Game, board: &Board, method: Method, t: &mut Phases) -> anyhow::R
     }
 }
 
-/// A progress bar on stderr for long shortest searches, when stderr is a terminal.
-fn progress_bar() -> Option<indicatif::ProgressBar> {
-    std::io::stderr().is_terminal().then(|| {
+/// Runs a shortest search with a progress bar on stderr when `progress` is allowed and stderr
+/// is a terminal.
+fn with_progress_bar<T>(progress: bool, search: impl FnOnce(Progress<'_>) -> T) -> T {
+    let bar = (progress && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(1000);
         bar.set_style(
             indicatif::ProgressStyle::with_template("shortest search {bar:40} {percent}% {eta}")
                 .expect("a valid template"),
         );
         bar
-    })
+    });
+    let report = |done: u64, total: u64| {
+        if let Some(b) = &bar {
+            b.set_position(done.saturating_mul(1000) / total.max(1));
+        }
+    };
+    let out = search(bar.as_ref().map(|_| &report as _));
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    out
 }
 
 /// Solves the board `text` of `game` (either number of states) by `method`, with the shortest
@@ -426,22 +438,14 @@ pub fn solve_timed(
     t.mark("verify");
     let solutions = (BigUint::one() << found.nullity).to_string();
     let (x, optimal, search) = if let Some(limits) = shortest {
-        let bar = progress.then(progress_bar).flatten();
-        let report = |done: u64, total: u64| {
-            if let Some(b) = &bar {
-                b.set_position(done.saturating_mul(1000) / total.max(1));
-            }
-        };
-        let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
-        let best = if game.pattern == Pattern::Alien {
-            shortest::alien_shortest_with(&board, limits, progress)
-                .expect("the board was solved, so it is solvable")
-        } else {
-            shortest::shortest_by_kernel_with(&x, &found.kernel.vectors(), limits, progress)?
-        };
-        if let Some(b) = &bar {
-            b.finish_and_clear();
-        }
+        let best = with_progress_bar(progress, |progress| {
+            anyhow::Ok(if game.pattern == Pattern::Alien {
+                shortest::alien_shortest_with(&board, limits, progress)
+                    .expect("the board was solved, so it is solvable")
+            } else {
+                shortest::shortest_by_kernel_with(&x, &found.kernel.vectors(), limits, progress)?
+            })
+        })?;
         (
             best.presses,
             best.optimal,
@@ -514,7 +518,7 @@ fn solve_q_state(
     let solver = QSolver::new(game)?;
     let q = game.states;
     let unique = solver.solutions_per_board() == BigUint::one();
-    let mut direct = solver.solve(&board)?;
+    let mut direct = solver.try_solve(&board)?;
     if method == Method::Decompose {
         direct = match (decompose::solve(game, &board)?, direct) {
             (Some(d), Ok(_)) => Ok(d.presses),
@@ -534,18 +538,9 @@ fn solve_q_state(
     };
     let solved = match direct {
         Ok(x) if want_shortest => {
-            let bar = progress.then(progress_bar).flatten();
-            let report = |done: u64, total: u64| {
-                if let Some(b) = &bar {
-                    b.set_position(done.saturating_mul(1000) / total.max(1));
-                }
-            };
-            let progress: Option<&dyn Fn(u64, u64)> = bar.as_ref().map(|_| &report as _);
-            let best = shortest_q(&solver, &board, progress)?
-                .expect("the board was solved, so it is solvable");
-            if let Some(b) = &bar {
-                b.finish_and_clear();
-            }
+            let best =
+                with_progress_bar(progress, |progress| shortest_q(&solver, &board, progress))?
+                    .expect("the board was solved, so it is solvable");
             debug_assert!(best.clicks() <= x.iter().map(|&v| v as u64).sum());
             let search = Some((best.method, best.lower_bound as usize));
             Ok((best.presses, best.optimal, search))

@@ -11,6 +11,7 @@
 use super::Game;
 use super::qstate::{QBoard, QSolver};
 use super::shortest::Progress;
+use super::solve::Solve;
 use crate::error::{Error, Result};
 
 /// The largest `Q^cells` [`distances`] accepts (one byte each).

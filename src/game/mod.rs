@@ -13,10 +13,12 @@ pub mod qchase;
 pub mod qshortest;
 pub mod qstate;
 pub mod shortest;
+pub mod solve;
 pub mod solver;
 pub mod squares;
 
 pub use board::Board;
 pub use pattern::{Game, Pattern, Stencil};
 pub use qstate::{QBoard, QSolver};
+pub use solve::{QuietPattern, Solve};
 pub use solver::{PressLayout, Solver, random_solvable, solve_closed_form};

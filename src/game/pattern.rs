@@ -336,15 +336,21 @@ impl Game {
     /// # Errors
     /// [`Error::Board`] naming both sizes.
     pub fn check_board(&self, board: &Board) -> Result<()> {
-        if (board.rows(), board.cols()) != (self.rows, self.cols) {
+        self.check_size(board.rows(), board.cols())
+    }
+
+    /// Checks that a `rows x cols` board has the game's size.
+    ///
+    /// # Errors
+    /// [`Error::Board`] naming the size expected and the size found.
+    pub fn check_size(&self, rows: usize, cols: usize) -> Result<()> {
+        if (rows, cols) != (self.rows, self.cols) {
             return Err(Error::Board {
                 reason: format!(
-                    "expected a {}x{} board for {}, found {}x{}",
+                    "expected a {}x{} board for {}, found {rows}x{cols}",
                     self.rows,
                     self.cols,
                     self.spec(),
-                    board.rows(),
-                    board.cols()
                 ),
             });
         }

@@ -1,7 +1,7 @@
 //! Shortest solutions of q-state games: the fewest clicks, a press counted `0..Q-1` times.
 //!
 //! The solutions of a solvable board are `x + K` for one solution `x` and the group `K` of
-//! quiet patterns (the kernel of the move matrix over `Z/QZ`). [`QSolver::quiet_patterns`]
+//! quiet patterns (the kernel of the move matrix over `Z/QZ`). [`Solve::quiet_generators`]
 //! gives `K` as a direct sum of cyclic groups `<g_i>` of orders `o_i`, so every solution is
 //! `x + sum c_i g_i` for exactly one tuple `0 <= c_i < o_i`. [`shortest_q`] walks those tuples
 //! in mixed-radix Gray order (one generator added or subtracted per step, the click count
@@ -17,6 +17,7 @@ use super::gray;
 use super::qalien;
 use super::qstate::{QBoard, QSolver};
 use super::shortest::Progress;
+use super::solve::Solve;
 use super::{Game, Pattern};
 use crate::error::Result;
 
@@ -70,7 +71,7 @@ impl Default for QLimits {
 /// not solvable.
 ///
 /// # Errors
-/// As [`QSolver::solve`]: a board of the wrong size or number of states.
+/// As [`Solve::check_board`]: a board of the wrong size or number of states.
 pub fn shortest_q(
     solver: &QSolver,
     board: &QBoard,
@@ -82,14 +83,14 @@ pub fn shortest_q(
 /// [`shortest_q`] with explicit limits.
 ///
 /// # Errors
-/// As [`QSolver::solve`]: a board of the wrong size or number of states.
+/// As [`Solve::check_board`]: a board of the wrong size or number of states.
 pub fn shortest_q_with(
     solver: &QSolver,
     board: &QBoard,
     limits: &QLimits,
     progress: Progress<'_>,
 ) -> Result<Option<QShortest>> {
-    let Ok(x) = solver.solve(board)? else {
+    let Ok(x) = solver.try_solve(board)? else {
         return Ok(None);
     };
     let game = solver.game();
@@ -116,7 +117,7 @@ fn by_kernel(
 ) -> QShortest {
     let q = game.states;
     let gens: Vec<Generator> = solver
-        .quiet_patterns()
+        .quiet_generators()
         .into_iter()
         .filter(|g| g.order > 1)
         .map(|g| Generator {
@@ -143,7 +144,7 @@ fn by_kernel(
         .iter()
         .try_fold(1u64, |acc, g| acc.checked_mul(g.order));
     match size {
-        Some(size) if size <= limits.max_kernel => walk_kernel(x, &gens, q, size, progress),
+        Some(size) if size <= limits.max_kernel => walk_kernel(x, &gens, q, progress),
         _ => descend(x, &gens, q),
     }
 }
@@ -158,32 +159,18 @@ fn add(cur: &mut [u32], cost: &mut u64, g: &Generator, up: bool, q: u32) {
     }
 }
 
-fn walk_kernel(
-    x: &[u32],
-    gens: &[Generator],
-    q: u32,
-    size: u64,
-    progress: Progress<'_>,
-) -> QShortest {
+fn walk_kernel(x: &[u32], gens: &[Generator], q: u32, progress: Progress<'_>) -> QShortest {
     let radices: Vec<u64> = gens.iter().map(|g| g.order).collect();
     let mut cur = x.to_vec();
     let mut cost = clicks(x);
     let mut best = (cost, cur.clone());
-    let mut steps = 0u64;
-    gray::walk(&radices, |i, up| {
+    gray::walk(&radices, progress, |i, up| {
         add(&mut cur, &mut cost, &gens[i], up, q);
         if cost < best.0 {
             best = (cost, cur.clone());
         }
-        steps += 1;
-        if let (0, Some(p)) = (steps & 0xFFFF, progress) {
-            p(steps, size);
-        }
         true
     });
-    if let Some(p) = progress {
-        p(size, size);
-    }
     QShortest {
         presses: best.1,
         optimal: true,

@@ -13,6 +13,8 @@
 //! A board `b` is solved by presses `x` when `b + A x = 0 (mod Q)`.
 
 use super::board::{RowShape, states_hint};
+pub use super::solve::QuietPattern;
+use super::solve::Solve;
 use super::{Game, Pattern};
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
@@ -448,16 +450,6 @@ impl Local {
     }
 }
 
-/// A quiet pattern of a q-state game: presses that change nothing, with the additive order of
-/// the pattern (pressing it `order` times is the same as not pressing it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuietPattern {
-    /// Press counts per move, `0..Q`.
-    pub presses: Vec<u32>,
-    /// The order of the pattern in the group of presses (a divisor of `Q`).
-    pub order: u64,
-}
-
 /// A linear system `A x = c` over `Z/QZ` (`rows x cols`), reduced once to Smith normal form
 /// per prime power: the arithmetic of [`QSolver`], also used on light chasing's constraint
 /// systems.
@@ -608,57 +600,11 @@ impl QSolver {
         })
     }
 
-    /// The game.
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
     /// The invariant factors of the move matrix over `Z/QZ` (its Smith normal form), as
     /// `(d, count)` pairs with `d` a divisor of `Q` in increasing order and `d = 0` standing for
     /// a zero factor. There are `min(cells, moves)` factors in all.
     pub fn invariant_factors(&self) -> Vec<(u64, usize)> {
         self.sys.invariant_factors()
-    }
-
-    /// The rank over `Z/QZ` in McCoy's sense: the number of invariant factors equal to 1 (the
-    /// largest `k` whose `k x k` minors generate the whole ring). For prime `Q` it is the rank
-    /// over the field `GF(Q)`.
-    pub fn rank(&self) -> usize {
-        self.invariant_factors()
-            .iter()
-            .find(|&&(d, _)| d == 1)
-            .map_or(0, |&(_, c)| c)
-    }
-
-    /// `moves - rank`: the number of moves that are not pinned down modulo every prime factor
-    /// of `Q`; for prime `Q` the dimension of the quiet patterns over `GF(Q)`.
-    pub fn nullity(&self) -> usize {
-        self.game.num_moves() - self.rank()
-    }
-
-    /// The number of solvable boards: the size of the image of the move matrix,
-    /// `prod Q / d` over the nonzero invariant factors `d`.
-    pub fn solvable_count(&self) -> BigUint {
-        self.sys.image_size()
-    }
-
-    /// The fraction of boards that are solvable, reduced.
-    pub fn solvable_fraction(&self) -> (BigUint, BigUint) {
-        let num = self.solvable_count();
-        let den = BigUint::from(self.q).pow(self.game.num_cells());
-        let g = num.gcd(&den);
-        (num / &g, den / g)
-    }
-
-    /// The number of press vectors (counts mod `Q`) solving each solvable board.
-    pub fn solutions_per_board(&self) -> BigUint {
-        self.sys.solutions()
-    }
-
-    /// Generators of the quiet patterns (the kernel of the move matrix over `Z/QZ`); the
-    /// product of their orders is [`QSolver::solutions_per_board`].
-    pub fn quiet_patterns(&self) -> Vec<QuietPattern> {
-        self.sys.kernel()
     }
 
     /// Solves `A x = target (mod Q)`: presses that produce `target` from the zero board (the
@@ -670,38 +616,33 @@ impl QSolver {
         assert_eq!(target.len(), self.game.num_cells(), "one value per cell");
         self.sys.attain(target)
     }
+}
 
-    /// Presses `x` (counts `0..Q` per move) with `board + A x = 0 (mod Q)`, or a certificate
-    /// `w` (one value per cell): `w . footprint = 0 (mod Q)` for every move and
-    /// `w . board != 0 (mod Q)`.
-    ///
-    /// # Errors
-    /// [`Error::Board`] when the board's size or number of states differs from the game's.
-    pub fn solve(&self, board: &QBoard) -> Result<Result<Vec<u32>, Vec<u32>>> {
-        self.check_board(board)?;
-        let q = self.q as u32;
-        let neg: Vec<u32> = board.cells().iter().map(|&v| (q - v) % q).collect();
-        Ok(self.attain(&neg))
+impl Solve for QSolver {
+    type Board = QBoard;
+    type Vector = Vec<u32>;
+
+    fn game(&self) -> &Game {
+        &self.game
     }
 
-    /// Checks a board's size and number of states against the game.
-    ///
-    /// # Errors
-    /// [`Error::Board`] naming what was expected and found.
-    pub fn check_board(&self, board: &QBoard) -> Result<()> {
-        let g = &self.game;
-        if (board.rows(), board.cols()) != (g.rows, g.cols) {
-            return Err(Error::Board {
-                reason: format!(
-                    "expected a {}x{} board for {}, found {}x{}",
-                    g.rows,
-                    g.cols,
-                    g.spec(),
-                    board.rows(),
-                    board.cols()
-                ),
-            });
-        }
+    /// McCoy's rank: the number of invariant factors equal to 1 (the largest `k` whose `k x k`
+    /// minors generate the whole ring). For prime `Q` it is the rank over the field `GF(Q)`.
+    fn rank(&self) -> usize {
+        self.invariant_factors()
+            .iter()
+            .find(|&&(d, _)| d == 1)
+            .map_or(0, |&(_, c)| c)
+    }
+
+    /// `prod Q / d` over the nonzero invariant factors `d`.
+    fn solvable_count(&self) -> BigUint {
+        self.sys.image_size()
+    }
+
+    /// Checks the board's size and number of states.
+    fn check_board(&self, board: &QBoard) -> Result<()> {
+        self.game.check_size(board.rows(), board.cols())?;
         if board.states() as u64 != self.q {
             return Err(Error::Board {
                 reason: format!(
@@ -712,6 +653,26 @@ impl QSolver {
             });
         }
         Ok(())
+    }
+
+    /// Presses `x` (counts `0..Q` per move) with `board + A x = 0 (mod Q)`, or a certificate
+    /// `w` (one value per cell): `w . footprint = 0 (mod Q)` for every move and
+    /// `w . board != 0 (mod Q)`.
+    fn solve(&self, board: &QBoard) -> Result<Vec<u32>, Vec<u32>> {
+        self.check_board(board).unwrap_or_else(|e| panic!("{e}"));
+        let q = self.q as u32;
+        let neg: Vec<u32> = board.cells().iter().map(|&v| (q - v) % q).collect();
+        self.attain(&neg)
+    }
+
+    /// The kernel over `Z/QZ`, a direct sum of the cyclic groups of these generators.
+    fn quiet_generators(&self) -> Vec<QuietPattern> {
+        self.sys.kernel()
+    }
+
+    /// See [`random_solvable_q`].
+    fn random_board<R: Rng + ?Sized>(&self, rng: &mut R) -> QBoard {
+        random_solvable_q(&self.game, rng)
     }
 }
 
@@ -850,14 +811,14 @@ mod tests {
                 assert_eq!(reach.len(), (q as usize).pow(s.rank() as u32), "{game}");
             }
             assert_eq!(s.solutions_per_board(), BigUint::from(quiet), "{game}");
-            let orders: u64 = s.quiet_patterns().iter().map(|k| k.order).product();
+            let orders: u64 = s.quiet_generators().iter().map(|k| k.order).product();
             assert_eq!(orders, quiet, "{game}");
-            for k in s.quiet_patterns() {
+            for k in s.quiet_generators() {
                 assert!(effect_q(&game, &k.presses).is_zero(), "{game}");
             }
             for cells in all(game.num_cells(), q) {
                 let b = QBoard::from_cells(game.rows, game.cols, q, cells.clone()).unwrap();
-                match s.solve(&b).unwrap() {
+                match s.solve(&b) {
                     Ok(x) => {
                         let e = effect_q(&game, &x);
                         for (a, c) in e.cells().iter().zip(&cells) {
@@ -900,7 +861,7 @@ mod tests {
                 let b = Board::from_bits(game.rows, game.cols, BitVec::from_bools(&bits)).unwrap();
                 let cells: Vec<u32> = bits.iter().map(|&x| x as u32).collect();
                 let qb = QBoard::from_cells(game.rows, game.cols, 2, cells).unwrap();
-                assert_eq!(s2.is_solvable(&b), sq.solve(&qb).unwrap().is_ok(), "{spec}");
+                assert_eq!(s2.is_solvable(&b), sq.is_solvable(&qb), "{spec}");
             }
         }
     }
@@ -916,7 +877,7 @@ mod tests {
         // The determinant over Z is 5 * 2^4, so mod 4 the four non-units are all 2.
         assert_eq!(f, vec![(1, 5), (2, 4)]);
         assert_eq!((s.rank(), s.nullity()), (5, 4));
-        let quiet: u64 = s.quiet_patterns().iter().map(|k| k.order).product();
+        let quiet: u64 = s.quiet_generators().iter().map(|k| k.order).product();
         assert_eq!(BigUint::from(quiet), s.solutions_per_board());
     }
 
@@ -927,7 +888,7 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(9);
         for _ in 0..20 {
             let b = random_solvable_q(&game, &mut rng);
-            assert!(s.solve(&b).unwrap().is_ok());
+            assert!(s.solve(&b).is_ok());
         }
     }
 
@@ -945,8 +906,8 @@ mod tests {
         assert!(QBoard::parse("12 0", 12).is_err());
         assert_eq!(values_string(big.cells(), 12), "10,0,11,3,4,5");
         let s = QSolver::new(&Game::new(Pattern::LightsOut, 3, 2).with_states(4)).unwrap();
-        assert!(s.solve(&b).is_err());
-        assert!(s.solve(&QBoard::zeros(3, 2, 3)).is_err());
-        assert!(s.solve(&QBoard::zeros(3, 2, 4)).unwrap().is_ok());
+        assert!(s.try_solve(&b).is_err());
+        assert!(s.try_solve(&QBoard::zeros(3, 2, 3)).is_err());
+        assert!(s.try_solve(&QBoard::zeros(3, 2, 4)).unwrap().is_ok());
     }
 }

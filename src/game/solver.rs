@@ -14,6 +14,7 @@
 //! `y = e_f + sum_{i : R_i[f] = 1} e_{pivot i}` is orthogonal to every basis vector (hence to
 //! every move) and has `y . b = 1`: a certificate that no presses solve `b`.
 
+use super::solve::{QuietPattern, Solve};
 use super::{Board, Game, Pattern};
 use crate::error::{Error, Result};
 use crate::gf2::{BitMatrix, BitVec};
@@ -134,39 +135,37 @@ impl Solver {
         Ok(solver)
     }
 
-    /// The game.
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
-    /// The rank of the move matrix: the dimension of the solvable space.
-    pub fn rank(&self) -> usize {
-        self.pivots.len()
-    }
-
-    /// The nullity of the move matrix: the dimension of the space of quiet patterns.
-    pub fn nullity(&self) -> usize {
-        self.kernel.len()
-    }
-
     /// A basis of the quiet patterns (the presses that change nothing), in reduced echelon form
     /// over the move space.
     pub fn quiet_patterns(&self) -> &[BitVec] {
         &self.kernel
     }
+}
 
-    /// True when every board is solvable.
-    pub fn is_completely_solvable(&self) -> bool {
-        self.rank() == self.game.num_cells()
+impl Solve for Solver {
+    type Board = Board;
+    type Vector = BitVec;
+
+    fn game(&self) -> &Game {
+        &self.game
     }
 
-    /// Presses solving `board` (the canonical solution: zero on the pivots of the quiet
-    /// patterns), or a certificate `y` of unsolvability: `y` has an even overlap with every
-    /// move's footprint and an odd overlap with `board`.
-    ///
-    /// # Panics
-    /// If the board does not have the game's size (see [`Game::check_board`]).
-    pub fn solve(&self, board: &Board) -> Result<BitVec, BitVec> {
+    fn rank(&self) -> usize {
+        self.pivots.len()
+    }
+
+    /// `2^rank`.
+    fn solvable_count(&self) -> BigUint {
+        BigUint::one() << self.rank()
+    }
+
+    fn check_board(&self, board: &Board) -> Result<()> {
+        self.game.check_board(board)
+    }
+
+    /// The canonical solution (zero on the pivots of the quiet patterns), or a certificate `y`
+    /// with an even overlap with every move's footprint and an odd overlap with `board`.
+    fn solve(&self, board: &Board) -> std::result::Result<BitVec, BitVec> {
         self.game
             .check_board(board)
             .unwrap_or_else(|e| panic!("{e}"));
@@ -199,34 +198,19 @@ impl Solver {
         Ok(x)
     }
 
-    /// True when `board` is solvable.
-    ///
-    /// # Panics
-    /// If the board does not have the game's size.
-    pub fn is_solvable(&self, board: &Board) -> bool {
-        self.solve(board).is_ok()
+    /// The basis of [`Solver::quiet_patterns`], each of order 2.
+    fn quiet_generators(&self) -> Vec<QuietPattern<BitVec>> {
+        self.kernel
+            .iter()
+            .map(|k| QuietPattern {
+                presses: k.clone(),
+                order: 2,
+            })
+            .collect()
     }
 
-    /// The number of solvable boards, `2^rank`.
-    pub fn solvable_count(&self) -> BigUint {
-        BigUint::one() << self.rank()
-    }
-
-    /// The fraction of boards that are solvable, reduced: `(1, 2^(cells - rank))`.
-    pub fn solvable_fraction(&self) -> (BigUint, BigUint) {
-        (
-            BigUint::one(),
-            BigUint::one() << (self.game.num_cells() - self.rank()),
-        )
-    }
-
-    /// The number of press sets solving each solvable board, `2^nullity`.
-    pub fn solutions_per_board(&self) -> BigUint {
-        BigUint::one() << self.nullity()
-    }
-
-    /// A uniformly random solvable board of this game (see [`random_solvable`]).
-    pub fn random_board<R: Rng + ?Sized>(&self, rng: &mut R) -> Board {
+    /// See [`random_solvable`].
+    fn random_board<R: Rng + ?Sized>(&self, rng: &mut R) -> Board {
         random_solvable(&self.game, rng)
     }
 }

@@ -4,6 +4,7 @@
 
 use super::super::Board;
 use super::super::alien::{self, Shape};
+use super::super::gray;
 use super::{Limits, Progress, Shortest};
 use crate::gf2::BitVec;
 
@@ -334,45 +335,16 @@ impl LineCounts {
     }
 
     fn enumerate_any(&self, progress: Progress<'_>) -> u64 {
-        let s = self.s;
-        let mut w = self.w0.clone();
-        let mut a: u64 = 0;
-        let mut a_weight = 0u32;
-        let mut best = self.total(&w, 0, u32::MAX);
-        let mut best_a = 0u64;
-        let total: u64 = 1u64 << (s - 1);
-        let report = 1u64 << 20;
-        if let Some(p) = progress {
-            p(0, total);
-        }
-        for step in 1..total {
-            let i = step.trailing_zeros() as usize + 1;
-            let (add, sub) = if (a >> i) & 1 == 1 {
-                a_weight -= 1;
-                (&self.minus[i], &self.plus[i])
-            } else {
-                a_weight += 1;
-                (&self.plus[i], &self.minus[i])
-            };
-            for ((x, &p), &q) in w.iter_mut().zip(add).zip(sub) {
-                *x = *x + p - q;
-            }
-            a ^= 1 << i;
-            let t = self.total(&w, a_weight, best);
-            if t < best {
-                best = t;
-                best_a = a;
-            }
-            if step % report == 0
-                && let Some(p) = progress
-            {
-                p(step, total);
-            }
-        }
-        if let Some(p) = progress {
-            p(total, total);
-        }
-        best_a
+        let mut walk = AnyWalk {
+            lines: self,
+            best: self.total(&self.w0, 0, u32::MAX),
+            w: self.w0.clone(),
+            a: 0,
+            a_weight: 0,
+            best_a: 0,
+        };
+        gray::walk_bits(self.s - 1, progress, &mut walk);
+        walk.best_a
     }
 
     /// [`LineCounts::enumerate_any`] with the `W` count words in an array.
@@ -398,71 +370,121 @@ impl LineCounts {
     #[inline(always)]
     fn enumerate_fixed_body<const W: usize>(&self, progress: Progress<'_>) -> u64 {
         let s = self.s as u64;
-        let bias = (0x80 - (s / 2 + 1)) * BYTES;
-        let s_bytes = s * BYTES;
         let arr = |v: &[u64]| -> [u64; W] { v.try_into().expect("W words") };
-        // Per row: the change when a_i goes 0 -> 1 and when it goes back.
-        let steps: Vec<([u64; W], [u64; W])> = (0..self.s)
-            .map(|i| (arr(&self.plus[i]), arr(&self.minus[i])))
-            .collect();
-        let mut w: [u64; W] = arr(&self.w0);
-        let mut a: u64 = 0;
-        let mut a_weight = 0u32;
-        let mut best = self.total(&w, 0, u32::MAX);
-        let mut best_a = 0u64;
-        let total: u64 = 1u64 << (s - 1);
-        let report = 1u64 << 22;
-        if let Some(p) = progress {
-            p(0, total);
-        }
-        let mut step = 1u64;
-        while step < total {
-            let end = (step | (report - 1)).saturating_add(1).min(total);
-            while step < end {
-                let i = step.trailing_zeros() as usize + 1;
-                let (p, q) = &steps[i];
-                let up = (a >> i) & 1 == 0;
-                a ^= 1 << i;
-                a_weight = if up { a_weight + 1 } else { a_weight - 1 };
-                let mut acc = 0u64;
-                let mut flags = 0u64;
-                for t in 0..W {
-                    let x = if up {
-                        w[t] + p[t] - q[t]
-                    } else {
-                        w[t] + q[t] - p[t]
-                    };
-                    w[t] = x;
-                    let (c, f) = min_bytes(x, bias, s_bytes);
-                    flags += f;
-                    acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
-                }
-                let sum = fold16(acc) as u32;
-                let cnt = flags.wrapping_mul(BYTES) >> 56;
-                let t = if (a_weight + cnt as u32).is_multiple_of(2) {
-                    sum
-                } else if sum + 1 >= best {
-                    u32::MAX
-                } else {
-                    sum + self.s as u32 - 2 * self.max_cost(&w)
-                };
-                if t < best {
-                    best = t;
-                    best_a = a;
-                }
-                step += 1;
-            }
-            if let Some(p) = progress {
-                p(step, total);
-            }
-        }
-        best_a
+        let w: [u64; W] = arr(&self.w0);
+        let mut walk = FixedWalk {
+            lines: self,
+            bias: (0x80 - (s / 2 + 1)) * BYTES,
+            s_bytes: s * BYTES,
+            steps: (0..self.s)
+                .map(|i| (arr(&self.plus[i]), arr(&self.minus[i])))
+                .collect(),
+            best: self.total(&w, 0, u32::MAX),
+            w,
+            a: 0,
+            a_weight: 0,
+            best_a: 0,
+        };
+        gray::walk_bits(self.s - 1, progress, &mut walk);
+        walk.best_a
     }
 
     /// The presses `k + a 1^T + 1 b^T` with the best `b` for `a` (parity fixed).
     fn finish(&self, a: u64) -> Board {
         let flips: Vec<bool> = (0..self.s).map(|i| (a >> i) & 1 == 1).collect();
         best_for_rows(&self.k, &flips).0
+    }
+}
+
+/// The row-pattern walk of [`LineCounts::enumerate_any`]: any number of count words.
+struct AnyWalk<'a> {
+    lines: &'a LineCounts,
+    w: Vec<u64>,
+    a: u64,
+    a_weight: u32,
+    best: u32,
+    best_a: u64,
+}
+
+impl gray::Visit for AnyWalk<'_> {
+    /// Walk coordinate `i` is row `i + 1` (row 0 stays unflipped).
+    #[inline(always)]
+    fn visit(&mut self, i: usize, up: bool, _: u64) -> bool {
+        let i = i + 1;
+        let (add, sub) = if up {
+            self.a_weight += 1;
+            (&self.lines.plus[i], &self.lines.minus[i])
+        } else {
+            self.a_weight -= 1;
+            (&self.lines.minus[i], &self.lines.plus[i])
+        };
+        for ((x, &p), &q) in self.w.iter_mut().zip(add).zip(sub) {
+            *x = *x + p - q;
+        }
+        self.a ^= 1 << i;
+        let t = self.lines.total(&self.w, self.a_weight, self.best);
+        if t < self.best {
+            self.best = t;
+            self.best_a = self.a;
+        }
+        false
+    }
+}
+
+/// The row-pattern walk of [`LineCounts::enumerate_fixed_body`]: the `W` count words in an
+/// array, so that a step stays in registers.
+struct FixedWalk<'a, const W: usize> {
+    lines: &'a LineCounts,
+    bias: u64,
+    s_bytes: u64,
+    /// Per row: the change when `a_i` goes 0 -> 1 (`plus`, `minus`); going back swaps them.
+    steps: Vec<([u64; W], [u64; W])>,
+    w: [u64; W],
+    a: u64,
+    a_weight: u32,
+    best: u32,
+    best_a: u64,
+}
+
+impl<const W: usize> gray::Visit for FixedWalk<'_, W> {
+    /// Walk coordinate `i` is row `i + 1` (row 0 stays unflipped).
+    #[inline(always)]
+    fn visit(&mut self, i: usize, up: bool, _: u64) -> bool {
+        let i = i + 1;
+        let (p, q) = &self.steps[i];
+        self.a ^= 1 << i;
+        self.a_weight = if up {
+            self.a_weight + 1
+        } else {
+            self.a_weight - 1
+        };
+        let mut acc = 0u64;
+        let mut flags = 0u64;
+        for t in 0..W {
+            let x = if up {
+                self.w[t] + p[t] - q[t]
+            } else {
+                self.w[t] + q[t] - p[t]
+            };
+            self.w[t] = x;
+            let (c, f) = min_bytes(x, self.bias, self.s_bytes);
+            flags += f;
+            acc += (c & EVEN_BYTES) + ((c >> 8) & EVEN_BYTES);
+        }
+        let sum = fold16(acc) as u32;
+        let cnt = flags.wrapping_mul(BYTES) >> 56;
+        let t = if (self.a_weight + cnt as u32).is_multiple_of(2) {
+            sum
+        } else if sum + 1 >= self.best {
+            u32::MAX
+        } else {
+            sum + self.lines.s as u32 - 2 * self.lines.max_cost(&self.w)
+        };
+        if t < self.best {
+            self.best = t;
+            self.best_a = self.a;
+        }
+        false
     }
 }
 

@@ -1,6 +1,7 @@
 //! The exact Gray-code walk over the whole kernel: one XOR of a basis vector's group mask and
 //! an incremental count per step.
 
+use super::super::gray;
 use super::{Groups, Progress};
 
 /// Exact walk over all `2^d` kernel coordinates in Gray-code order. Returns the least weight
@@ -75,7 +76,6 @@ pub(super) fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (u
             .sum()
     };
     let cur = weigh(&y);
-    let total: u64 = 1u64 << d;
     if cur == 0 || g == 0 {
         return (base as usize, 0);
     }
@@ -112,21 +112,7 @@ pub(super) fn gray_walk(groups: &Groups, d: usize, progress: Progress<'_>) -> (u
         walk.masked.push(masked);
         walk.row_const.push(c);
     }
-    const REPORT: u64 = 1 << 22;
-    if let Some(p) = progress {
-        p(0, total);
-    }
-    let mut step: u64 = 1;
-    while step < total {
-        let end = (step | (REPORT - 1)).saturating_add(1).min(total);
-        if walk.run(step, end) {
-            break;
-        }
-        step = end;
-        if let Some(p) = progress {
-            p(step, total);
-        }
-    }
+    walk.run(d, progress);
     let mut code = 0u64;
     for (pos, &i) in order.iter().enumerate() {
         code |= ((walk.best_code >> pos) & 1) << i;
@@ -150,59 +136,61 @@ struct GrayWalk {
 }
 
 impl GrayWalk {
-    /// Steps `from..to`; true when a zero extra weight was reached (nothing can beat it).
-    fn run(&mut self, from: u64, to: u64) -> bool {
+    /// Walks the `2^d` coordinate vectors, stopping early at a zero extra weight (nothing can
+    /// beat it).
+    fn run(&mut self, d: usize, progress: Progress<'_>) {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("popcnt") {
                 // SAFETY: the CPU supports popcnt, checked just above.
-                return unsafe { self.run_popcnt(from, to) };
+                return unsafe { self.run_popcnt(d, progress) };
             }
         }
-        self.steps(from, to)
+        self.steps(d, progress)
     }
 
     /// [`GrayWalk::steps`] compiled with the popcnt instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn run_popcnt(&mut self, from: u64, to: u64) -> bool {
-        self.steps(from, to)
+    unsafe fn run_popcnt(&mut self, d: usize, progress: Progress<'_>) {
+        self.steps(d, progress)
     }
 
     #[inline(always)]
-    fn steps(&mut self, from: u64, to: u64) -> bool {
+    fn steps(&mut self, d: usize, progress: Progress<'_>) {
+        gray::walk_bits(d, progress, self);
+    }
+}
+
+impl gray::Visit for GrayWalk {
+    /// Toggles basis vector `i`'s groups in `y`; stops at a zero extra weight (nothing can
+    /// beat it).
+    #[inline(always)]
+    fn visit(&mut self, i: usize, _up: bool, step: u64) -> bool {
         let y = &mut self.y;
-        let mut cur = self.cur;
-        for step in from..to {
-            let i = step.trailing_zeros() as usize;
-            let mut neg: i64 = 0;
-            if self.planes == 1 {
-                for (&(w, m), &mp) in self.rows[i].iter().zip(&self.masked[i]) {
-                    let old = y[w as usize];
-                    y[w as usize] = old ^ m;
-                    neg += (old & mp).count_ones() as i64;
-                }
-            } else {
-                let masked = &self.masked[i];
-                for (e, &(w, m)) in self.rows[i].iter().enumerate() {
-                    let old = y[w as usize];
-                    y[w as usize] = old ^ m;
-                    for pi in 0..self.planes {
-                        neg += ((old & masked[e * self.planes + pi]).count_ones() as i64) << pi;
-                    }
-                }
+        let mut neg: i64 = 0;
+        if self.planes == 1 {
+            for (&(w, m), &mp) in self.rows[i].iter().zip(&self.masked[i]) {
+                let old = y[w as usize];
+                y[w as usize] = old ^ m;
+                neg += (old & mp).count_ones() as i64;
             }
-            cur += self.row_const[i] - 2 * neg;
-            if cur < self.best {
-                self.best = cur;
-                self.best_code = step ^ (step >> 1);
-                if cur == 0 {
-                    self.cur = cur;
-                    return true;
+        } else {
+            let masked = &self.masked[i];
+            for (e, &(w, m)) in self.rows[i].iter().enumerate() {
+                let old = y[w as usize];
+                y[w as usize] = old ^ m;
+                for pi in 0..self.planes {
+                    neg += ((old & masked[e * self.planes + pi]).count_ones() as i64) << pi;
                 }
             }
         }
-        self.cur = cur;
+        self.cur += self.row_const[i] - 2 * neg;
+        if self.cur < self.best {
+            self.best = self.cur;
+            self.best_code = step ^ (step >> 1);
+            return self.cur == 0;
+        }
         false
     }
 }
