@@ -5,7 +5,7 @@
 //! # The code
 //!
 //! A systematic Cauchy Reed–Solomon code over GF(2^8) with the AES polynomial
-//! x^8 + x^4 + x^3 + x + 1 ([`gf256`](super::gf256)). Data shard `i` (`0 <= i < K`) sits at
+//! x^8 + x^4 + x^3 + x + 1 ([`gf256`]). Data shard `i` (`0 <= i < K`) sits at
 //! the field element `x_i = i`, recovery shard `s` (`0 <= s < R`) at `y_s = K + s`; these
 //! `K + R <= 256` elements are distinct. With `C[s][i] = 1 / (x_i + y_s)` (addition is XOR),
 //! the coefficients are the columns of `C` scaled so that row 0 is all ones:

@@ -11,7 +11,7 @@
 //!   odd-by-odd Alien Tiles board (derived in `docs/theory.md`);
 //! * [`ErasureDecoder`]: maximum-likelihood erasure decoding, solving the parity checks for the
 //!   erased bits over GF(2);
-//! * [`reference`]: exhaustive searches over all codewords, slow and obviously correct, the
+//! * [`reference`](mod@reference): exhaustive searches over all codewords, slow and obviously correct, the
 //!   oracle every decoder here is tested against.
 //!
 //! ```

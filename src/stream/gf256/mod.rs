@@ -1,6 +1,6 @@
 //! Arithmetic in GF(2^8), the field of the recovery chunks' Reed–Solomon code.
 //!
-//! The field is GF(2)[x] / (x^8 + x^4 + x^3 + x + 1) (the AES polynomial, `0x11B`), the one
+//! The field is GF(2)\[x\] / (x^8 + x^4 + x^3 + x + 1) (the AES polynomial, `0x11B`), the one
 //! the `GF2P8MULB` instruction multiplies in, so that the x86 GFNI paths need no change of
 //! basis. A byte `b7..b0` is the polynomial `b7 x^7 + ... + b0`; addition is XOR.
 //!
