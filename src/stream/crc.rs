@@ -26,8 +26,8 @@ pub fn append3(crcs: [u32; 3], a: &[u8], b: &[u8], c: &[u8]) -> [u32; 3] {
     );
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("sse4.2") {
-            // SAFETY: the CPU supports SSE4.2, checked just above.
+        if crate::cpu::features().sse42 {
+            // SAFETY: the CPU supports SSE4.2 (`cpu::features`), checked just above.
             return unsafe { append3_sse42(crcs, a, b, c) };
         }
     }
@@ -243,7 +243,8 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn zero_keys_agree_with_the_matrices() {
-        if !(is_x86_feature_detected!("pclmulqdq") && is_x86_feature_detected!("sse4.2")) {
+        let f = crate::cpu::features();
+        if !(f.pclmulqdq && f.sse42) {
             return;
         }
         for len in [0, 5, 8, 9, 64, 512, 520, 100_000] {
