@@ -2,7 +2,7 @@
 //! The one-shot functions and both I/O adapters are thin layers over [`EncodeCore`] and
 //! [`DecodeCore`], so that every path applies the same checks in the same order.
 
-use super::crc::{self, Shift, ZeroKey};
+use super::crc::{self, Shift, Sse42, ZeroKey};
 use super::format::{
     self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail_end,
     read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
@@ -39,6 +39,9 @@ pub struct Codec {
     third: Shift,
     /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
     last: Shift,
+    /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`]),
+    /// taken once here.
+    sse42: Option<Sse42>,
     /// When the kernel has a single-word fast path ([`Kernel::group64`]) on this CPU and
     /// rows are single words: the evidence, taken once here.
     fast: Option<Fast64>,
@@ -192,6 +195,7 @@ impl Codec {
         let last = Shift::new(layout.chunk_size - 2 * third_bytes);
         let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
         let mut codec = Codec {
+            sse42: Sse42::detect(),
             fast,
             fused: kernel.fused64().filter(|_| fast.is_some()),
             word_keys: Vec::new(),
@@ -424,7 +428,7 @@ impl Codec {
                     // kernel the others).
                     for (q, (j, gj)) in at.into_iter().zip(g).enumerate() {
                         let (a, b) = (cut[q], cut[q + 1]);
-                        c = crc::append3(c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
+                        c = crc::append3(self.sse42, c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
                         self.encode_group(gj, &mut out[j * gb..(j + 1) * gb], &mut s);
                     }
                 }
@@ -438,7 +442,7 @@ impl Codec {
                         self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
                     }
                     let r = |q: usize| &data[(q * third + i) * gd..(q * third + i + n) * gd];
-                    c = crc::append3(c, r(0), r(1), r(2));
+                    c = crc::append3(self.sse42, c, r(0), r(1), r(2));
                 }
             }
         }
@@ -867,7 +871,7 @@ impl Codec {
                     self.decode_group(genc, o, j, &mut s, &mut stats);
                 }
                 let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
-                c = crc::append3(c, r(0), r(1), r(2));
+                c = crc::append3(self.sse42, c, r(0), r(1), r(2));
             }
         }
         for j in 3 * third..groups {
@@ -1543,6 +1547,7 @@ mod tests {
             let fused = Codec::new(l.clone(), true);
             let mut plain = Codec::new(l.clone(), true);
             plain.fused = None;
+            plain.sse42 = None;
             fused_seen += usize::from(fused.fused.is_some());
             let cs = l.chunk_size;
             for (n, len) in [
@@ -1834,6 +1839,7 @@ mod micro {
             let crc3 = best(groups, || {
                 let d = std::hint::black_box(&data);
                 let c = crc::append3(
+                    codec.sse42,
                     [0; 3],
                     &d[..third],
                     &d[third..2 * third],
