@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod code;
+pub mod cpu;
 pub mod error;
 pub mod game;
 pub mod gf2;

@@ -13,43 +13,21 @@
 
 use rand::Rng;
 
-/// How a gap turns one draw `V = rng.gen::<f64>()`, uniform on `[0, 1)`, into `ln U` with `U`
-/// on `(0, 1]`, and how it computes `ln(1 - p)`. Both give the same law; both are kept because
-/// seeded outputs depend on the exact draws (a seed gives the noise it gave before the three
-/// copies of this sampler became one).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Inversion {
-    /// `U = 1 - V` and `ln(1 - p) = ln_1p(-p)`: the simulator's channels and
-    /// `tilecode corrupt` (whose seeded figures the README and the tests quote).
-    #[default]
-    Complement,
-    /// `U = max(V, f64::MIN_POSITIVE)` and `ln(1 - p) = ln(1 - p)` computed directly: the noise
-    /// of [`crate::stream::bench::apply_ber`] (`tilecode bench`, the codec's benches).
-    Direct,
-}
-
 /// Draws the number of failures before the first success of Bernoulli(`p`) trials.
 #[derive(Clone, Copy, Debug)]
 pub struct Geometric {
     p: f64,
+    /// `ln(1 - p)`, computed as `ln_1p(-p)`.
     ln_q: f64,
-    inversion: Inversion,
 }
 
 impl Geometric {
-    /// The sampler for success probability `p` in `[0, 1]`, drawing as
-    /// [`Inversion::Complement`].
+    /// The sampler for success probability `p` in `[0, 1]`.
     pub fn new(p: f64) -> Self {
-        Geometric::with_inversion(p, Inversion::Complement)
-    }
-
-    /// The sampler for success probability `p` in `[0, 1]`, drawing as `inversion` says.
-    pub fn with_inversion(p: f64, inversion: Inversion) -> Self {
-        let ln_q = match inversion {
-            Inversion::Complement => (-p).ln_1p(),
-            Inversion::Direct => (1.0 - p).ln(),
-        };
-        Geometric { p, ln_q, inversion }
+        Geometric {
+            p,
+            ln_q: (-p).ln_1p(),
+        }
     }
 
     /// The success probability.
@@ -67,12 +45,8 @@ impl Geometric {
         if self.p <= 0.0 {
             return u64::MAX;
         }
-        let v = rng.r#gen::<f64>();
-        // Either way u is in (0, 1], so ln u is finite and <= 0.
-        let u = match self.inversion {
-            Inversion::Complement => 1.0 - v,
-            Inversion::Direct => v.max(f64::MIN_POSITIVE),
-        };
+        // v is in [0, 1), so u = 1 - v is in (0, 1] and ln u is finite and <= 0.
+        let u = 1.0 - rng.r#gen::<f64>();
         // x >= 0, so truncation is the floor (and avoids a libm call).
         let x = u.ln() / self.ln_q;
         if x >= 9.2e18 { u64::MAX } else { x as u64 }
@@ -140,27 +114,22 @@ mod tests {
     #[test]
     fn geometric_mean_matches() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        for inversion in [Inversion::Complement, Inversion::Direct] {
-            for &p in &[0.5, 0.1, 0.01] {
-                let g = Geometric::with_inversion(p, inversion);
-                let trials = 200_000;
-                let sum: f64 = (0..trials).map(|_| g.sample(&mut rng) as f64).sum();
-                let mean = sum / trials as f64;
-                let expect = (1.0 - p) / p;
-                // Standard deviation of the mean is sqrt(1-p)/p/sqrt(trials).
-                let sd = (1.0 - p).sqrt() / p / (trials as f64).sqrt();
-                assert!(
-                    (mean - expect).abs() < 5.0 * sd,
-                    "{inversion:?} p={p} mean={mean}"
-                );
-            }
-            let g0 = Geometric::with_inversion(0.0, inversion);
-            assert_eq!(g0.sample(&mut rng), u64::MAX);
-            assert_eq!(g0.successes(&mut rng).next(), None);
-            let g1 = Geometric::with_inversion(1.0, inversion);
-            assert_eq!(g1.sample(&mut rng), 0);
-            assert!(g1.successes(&mut rng).take(5).eq(0..5));
+        for &p in &[0.5, 0.1, 0.01] {
+            let g = Geometric::new(p);
+            let trials = 200_000;
+            let sum: f64 = (0..trials).map(|_| g.sample(&mut rng) as f64).sum();
+            let mean = sum / trials as f64;
+            let expect = (1.0 - p) / p;
+            // Standard deviation of the mean is sqrt(1-p)/p/sqrt(trials).
+            let sd = (1.0 - p).sqrt() / p / (trials as f64).sqrt();
+            assert!((mean - expect).abs() < 5.0 * sd, "p={p} mean={mean}");
         }
+        let g0 = Geometric::new(0.0);
+        assert_eq!(g0.sample(&mut rng), u64::MAX);
+        assert_eq!(g0.successes(&mut rng).next(), None);
+        let g1 = Geometric::new(1.0);
+        assert_eq!(g1.sample(&mut rng), 0);
+        assert!(g1.successes(&mut rng).take(5).eq(0..5));
     }
 
     #[test]
@@ -176,33 +145,26 @@ mod tests {
         assert!((zeros - p).abs() < 0.01, "{zeros}");
     }
 
-    /// The draws as each caller wrote them before they shared this sampler: `tilecode corrupt`
-    /// (floor of `ln(1 - V) / ln_1p(-p)`) and `stream::bench::apply_ber` (floor of
-    /// `ln(max(V, MIN_POSITIVE)) / ln(1 - p)`), one `f64` draw each.
-    fn reference_gap(rng: &mut ChaCha20Rng, p: f64, inversion: Inversion) -> u64 {
+    /// The draw as the simulator's channels and `tilecode corrupt` wrote it before they shared
+    /// this sampler: the floor of `ln(1 - V) / ln_1p(-p)`, one `f64` draw `V`.
+    fn reference_gap(rng: &mut ChaCha20Rng, p: f64) -> u64 {
         let v = rng.r#gen::<f64>();
-        let g = match inversion {
-            Inversion::Complement => ((1.0 - v).ln() / (-p).ln_1p()).floor(),
-            Inversion::Direct => (v.max(f64::MIN_POSITIVE).ln() / (1.0 - p).ln()).floor(),
-        };
-        g as u64
+        ((1.0 - v).ln() / (-p).ln_1p()).floor() as u64
     }
 
     #[test]
     fn draws_are_the_callers_former_draws() {
-        for inversion in [Inversion::Complement, Inversion::Direct] {
-            for p in [0.5, 0.3, 1e-2, 1e-4, 7e-7] {
-                for seed in 0..20 {
-                    let g = Geometric::with_inversion(p, inversion);
-                    let mut a = ChaCha20Rng::seed_from_u64(seed);
-                    let mut b = a.clone();
-                    for _ in 0..200 {
-                        assert_eq!(
-                            g.sample(&mut a),
-                            reference_gap(&mut b, p, inversion),
-                            "{inversion:?} p={p} seed={seed}"
-                        );
-                    }
+        for p in [0.5, 0.3, 1e-2, 1e-4, 7e-7] {
+            for seed in 0..20 {
+                let g = Geometric::new(p);
+                let mut a = ChaCha20Rng::seed_from_u64(seed);
+                let mut b = a.clone();
+                for _ in 0..200 {
+                    assert_eq!(
+                        g.sample(&mut a),
+                        reference_gap(&mut b, p),
+                        "p={p} seed={seed}"
+                    );
                 }
             }
         }

@@ -29,6 +29,9 @@ pub(crate) struct Tables {
     groups: Vec<usize>,
     /// `tables[s]` belongs to `groups[s]`.
     tables: Box<[[Entry; ENTRIES]; GROUPS]>,
+    /// Whether the CPU has AVX2 ([`crate::cpu::features`], checked once here): the builds and
+    /// applications then run their AVX2 builds.
+    avx2: bool,
 }
 
 impl Tables {
@@ -41,6 +44,7 @@ impl Tables {
         Tables {
             groups: Vec::with_capacity(GROUPS),
             tables,
+            avx2: crate::cpu::features().avx2,
         }
     }
 
@@ -64,6 +68,7 @@ impl Tables {
     ) {
         let (groups, tables) = (&self.groups[..], &mut *self.tables);
         by_len!(
+            self.avx2,
             len,
             build_tables,
             avx2_build_tables,
@@ -90,6 +95,7 @@ impl Tables {
         if self.groups.len() == GROUPS {
             let t = &*self.tables;
             by_len!(
+                self.avx2,
                 len,
                 apply_all_groups,
                 avx2_apply_all_groups,
@@ -106,14 +112,12 @@ impl Tables {
     }
 }
 
-/// Calls `$f::<L>` (or its AVX2 build `$avx2::<L>` where the CPU has AVX2) with `L = $len`,
-/// `1 <= $len <= CHUNK`, so that every chunk length gets straight-line code.
+/// Calls `$f::<L>` (or its AVX2 build `$avx2::<L>` when `$has_avx2`, which must be the
+/// `avx2` flag of [`crate::cpu::features`]) with `L = $len`, `1 <= $len <= CHUNK`, so that
+/// every chunk length gets straight-line code.
 macro_rules! by_len {
-    ($len:expr, $f:ident, $avx2:ident, $($arg:expr),*) => {{
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
-        #[cfg(not(target_arch = "x86_64"))]
-        let avx2 = false;
+    ($has_avx2:expr, $len:expr, $f:ident, $avx2:ident, $($arg:expr),*) => {{
+        let avx2: bool = $has_avx2;
         match ($len, avx2) {
             (1, false) => $f::<1>($($arg),*),
             (2, false) => $f::<2>($($arg),*),
@@ -123,7 +127,8 @@ macro_rules! by_len {
             (6, false) => $f::<6>($($arg),*),
             (7, false) => $f::<7>($($arg),*),
             (8, false) => $f::<8>($($arg),*),
-            // SAFETY (all arms below): the CPU has just been found to support AVX2.
+            // SAFETY (all arms below): `$has_avx2` is `cpu::features().avx2`: the CPU
+            // supports AVX2.
             #[cfg(target_arch = "x86_64")]
             (1, true) => unsafe { $avx2::<1>($($arg),*) },
             #[cfg(target_arch = "x86_64")]

@@ -36,12 +36,39 @@ pub(crate) struct Index<'a> {
     pub(crate) first: usize,
 }
 
+/// The vector extension the table code is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Isa {
+    /// Whatever the target enables.
+    Portable,
+    /// AVX2.
+    Avx2,
+    /// AVX-512F.
+    Avx512,
+}
+
+impl Isa {
+    /// The best one this CPU has ([`crate::cpu::features`]).
+    fn detect() -> Isa {
+        let f = crate::cpu::features();
+        if f.avx512f {
+            Isa::Avx512
+        } else if f.avx2 {
+            Isa::Avx2
+        } else {
+            Isa::Portable
+        }
+    }
+}
+
 /// Reusable lookup tables for one pass.
 pub(crate) struct WideTables {
     /// `tables[g]` holds the combinations of the source rows of index bits `8 g..8 g + 8`.
     tables: Vec<Table>,
     /// How many index words are in use (`1..=TABLE_WORDS`).
     words: usize,
+    /// The extension the builds and applications run with, checked once here.
+    isa: Isa,
 }
 
 impl WideTables {
@@ -50,6 +77,7 @@ impl WideTables {
         WideTables {
             tables: vec![[[0u64; CHUNK]; ENTRIES]; GROUPS],
             words: TABLE_WORDS,
+            isa: Isa::detect(),
         }
     }
 
@@ -67,11 +95,11 @@ impl WideTables {
     ) {
         debug_assert!(sources.len().is_multiple_of(64) && sources.len() <= 64 * TABLE_WORDS);
         self.words = sources.len() / 64;
-        let tables = &mut self.tables[..PER_WORD * self.words];
+        let (isa, tables) = (self.isa, &mut self.tables[..PER_WORD * self.words]);
         macro_rules! call {
             ($($l:literal)*) => {
                 match len {
-                    $($l => build_dispatch::<$l>(tables, src, stride, sources, off),)*
+                    $($l => build_dispatch::<$l>(isa, tables, src, stride, sources, off),)*
                     _ => unreachable!("chunk of {len} words"),
                 }
             };
@@ -91,11 +119,11 @@ impl WideTables {
         off: usize,
         len: usize,
     ) {
-        let t = &self.tables[..PER_WORD * self.words];
+        let (isa, t) = (self.isa, &self.tables[..PER_WORD * self.words]);
         macro_rules! call {
             ($($l:literal)*) => {
                 match len {
-                    $($l => apply_dispatch::<$l>(t, dst, stride, idx, rows, off),)*
+                    $($l => apply_dispatch::<$l>(isa, t, dst, stride, idx, rows, off),)*
                     _ => unreachable!("chunk of {len} words"),
                 }
             };
@@ -104,27 +132,25 @@ impl WideTables {
     }
 }
 
-/// Runs [`build_chunk`] compiled for the best vector extension the CPU has.
+/// Runs [`build_chunk`] compiled for `isa` (which the CPU has: [`Isa::detect`]).
 #[inline(always)]
 fn build_dispatch<const L: usize>(
+    isa: Isa,
     tables: &mut [Table],
     src: &[u64],
     stride: usize,
     sources: &[Option<usize>],
     off: usize,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has just been found to support AVX-512F.
-            return unsafe { build_avx512::<L>(tables, src, stride, sources, off) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { build_avx2::<L>(tables, src, stride, sources, off) };
-        }
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` comes from `Isa::detect`: the CPU supports AVX-512F.
+        Isa::Avx512 => unsafe { build_avx512::<L>(tables, src, stride, sources, off) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` comes from `Isa::detect`: the CPU supports AVX2.
+        Isa::Avx2 => unsafe { build_avx2::<L>(tables, src, stride, sources, off) },
+        _ => build_chunk::<L>(tables, src, stride, sources, off),
     }
-    build_chunk::<L>(tables, src, stride, sources, off)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -190,9 +216,10 @@ fn build_chunk<const L: usize>(
     }
 }
 
-/// Runs [`apply_chunk`] compiled for the best vector extension the CPU has.
+/// Runs [`apply_chunk`] compiled for `isa` (which the CPU has: [`Isa::detect`]).
 #[inline(always)]
 fn apply_dispatch<const L: usize>(
+    isa: Isa,
     tables: &[Table],
     dst: &mut [u64],
     stride: usize,
@@ -200,22 +227,21 @@ fn apply_dispatch<const L: usize>(
     rows: Range<usize>,
     off: usize,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
             if L == CHUNK {
-                // SAFETY: the CPU has just been found to support AVX-512F.
+                // SAFETY: `isa` comes from `Isa::detect`: the CPU supports AVX-512F.
                 return unsafe { apply_full_avx512(tables, dst, stride, idx, rows, off) };
             }
-            // SAFETY: the CPU has just been found to support AVX-512F.
-            return unsafe { apply_avx512::<L>(tables, dst, stride, idx, rows, off) };
+            // SAFETY: as above.
+            unsafe { apply_avx512::<L>(tables, dst, stride, idx, rows, off) }
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { apply_avx2::<L>(tables, dst, stride, idx, rows, off) };
-        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` comes from `Isa::detect`: the CPU supports AVX2.
+        Isa::Avx2 => unsafe { apply_avx2::<L>(tables, dst, stride, idx, rows, off) },
+        _ => apply_chunk::<L>(tables, dst, stride, idx, rows, off),
     }
-    apply_chunk::<L>(tables, dst, stride, idx, rows, off)
 }
 
 /// [`apply_chunk`] for a whole chunk, one AVX-512 register: the table indices are computed

@@ -4,7 +4,7 @@
 use super::{DecodeOptions, Options, Report, decode_with, encode_into};
 use crate::code::Spec;
 use crate::error::{Error, Result};
-use crate::noise::{Geometric, Inversion};
+use crate::noise::Geometric;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::time::{Duration, Instant};
@@ -79,9 +79,9 @@ pub fn random_payload(bytes: usize, seed: u64) -> Vec<u8> {
 
 /// Flips each bit of `buf` independently with probability `ber` (a binary symmetric
 /// channel), seeded; returns the number of bits flipped. Bits are numbered least significant
-/// first within each byte. The gaps between flips come from [`crate::noise::Geometric`]
-/// (drawn as [`Inversion::Direct`], so a seed gives the noise it always gave), so the cost is
-/// proportional to the flips, not the bits.
+/// first within each byte. The gaps between flips come from [`crate::noise::Geometric`], the
+/// sampler of the simulator and `tilecode corrupt`, so the cost is proportional to the flips,
+/// not the bits.
 pub fn apply_ber(buf: &mut [u8], ber: f64, seed: u64) -> u64 {
     if ber.is_nan() || ber <= 0.0 {
         return 0;
@@ -92,14 +92,10 @@ pub fn apply_ber(buf: &mut [u8], ber: f64, seed: u64) -> u64 {
         return bits;
     }
     let mut flips = 0;
-    Geometric::with_inversion(ber, Inversion::Direct).for_each_success(
-        &mut ChaCha20Rng::seed_from_u64(seed),
-        bits,
-        |pos| {
-            buf[(pos / 8) as usize] ^= 1 << (pos % 8);
-            flips += 1;
-        },
-    );
+    Geometric::new(ber).for_each_success(&mut ChaCha20Rng::seed_from_u64(seed), bits, |pos| {
+        buf[(pos / 8) as usize] ^= 1 << (pos % 8);
+        flips += 1;
+    });
     flips
 }
 

@@ -2,13 +2,13 @@
 //! The one-shot functions and both I/O adapters are thin layers over [`EncodeCore`] and
 //! [`DecodeCore`], so that every path applies the same checks in the same order.
 
-use super::crc::{self, Shift, ZeroKey};
+use super::crc::{self, Shift, Sse42, ZeroKey};
 use super::format::{
     self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail_end,
     read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
-use super::kernel::{Kernel, V};
+use super::kernel::{Fast64, Fused64, Kernel, V};
 use super::parallel::{self, Workers};
 use super::stripe::{Plan, StripeEncoder, shard_bytes};
 use super::{Header, Report};
@@ -39,12 +39,15 @@ pub struct Codec {
     third: Shift,
     /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
     last: Shift,
-    /// Whether the kernel has a single-word fast path ([`Kernel::group64`]) here, when
-    /// rows are single words.
-    fast: bool,
-    /// Whether the kernel also takes the CRC of three groups at once
-    /// ([`Kernel::group64_crc3`]) at `D = 64`.
-    fused: bool,
+    /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`]),
+    /// taken once here.
+    sse42: Option<Sse42>,
+    /// When the kernel has a single-word fast path ([`Kernel::group64`]) on this CPU and
+    /// rows are single words: the evidence, taken once here.
+    fast: Option<Fast64>,
+    /// When the kernel also takes the CRC of three groups at once
+    /// ([`Kernel::group64_crc3`]) at `D = 64`: the evidence, taken once here.
+    fused: Option<Fused64>,
     /// With `fused`: per data word `i` of a group, the key appending the bytes after it
     /// (`8 (k - 1 - i)` zero bytes), to mend the CRC of a group the decoder fixed.
     word_keys: Vec<ZeroKey>,
@@ -190,10 +193,11 @@ impl Codec {
         let third_bytes = layout.chunk_size / layout.group_data / 3 * layout.group_data;
         let third = Shift::new(third_bytes);
         let last = Shift::new(layout.chunk_size - 2 * third_bytes);
-        let fast = layout.row_bytes == 8 && kernel.has_group64();
+        let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
         let mut codec = Codec {
+            sse42: Sse42::detect(),
             fast,
-            fused: fast && kernel.has_crc3(),
+            fused: kernel.fused64().filter(|_| fast.is_some()),
             word_keys: Vec::new(),
             third,
             last,
@@ -207,7 +211,7 @@ impl Codec {
         };
         if decoding {
             codec.table = codec.single_error_table();
-            if codec.fused {
+            if codec.fused.is_some() {
                 let k = codec.layout.k;
                 codec.word_keys = (0..k).map(|i| ZeroKey::new(8 * (k - 1 - i))).collect();
             }
@@ -322,7 +326,11 @@ impl Codec {
         let l = &self.layout;
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
         let (odata, opar) = o.split_at_mut(gd);
-        if self.fast && self.kernel.group64::<true>(&g[..gd], odata, &mut s.words) {
+        if let Some(fast) = self.fast
+            && self
+                .kernel
+                .group64::<true>(fast, &g[..gd], odata, &mut s.words)
+        {
             for (w, dst) in s.words.iter().zip(opar.chunks_exact_mut(8)) {
                 dst.copy_from_slice(&w.to_le_bytes());
             }
@@ -393,16 +401,17 @@ impl Codec {
         let mut c = [0u32; 3];
         if third > 0 {
             let batch = self.batch();
-            if batch == 1 || self.fused {
+            if batch == 1 || self.fused.is_some() {
                 for i in 0..third {
                     let at = [i, i + third, i + 2 * third];
-                    if self.fused {
+                    if let Some(fused) = self.fused {
                         let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
                         let [o0, o1, o2] = thirds(&mut out[i * gb..], third * gb, gb);
                         let (d0, p0) = o0.split_at_mut(gd);
                         let (d1, p1) = o1.split_at_mut(gd);
                         let (d2, p2) = o2.split_at_mut(gd);
-                        if let Some((par, next)) = self.kernel.group64_crc3(g, [d0, d1, d2], cut, c)
+                        if let Some((par, next)) =
+                            self.kernel.group64_crc3(fused, g, [d0, d1, d2], cut, c)
                         {
                             for (words, p) in par.iter().zip([p0, p1, p2]) {
                                 for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
@@ -419,7 +428,7 @@ impl Codec {
                     // kernel the others).
                     for (q, (j, gj)) in at.into_iter().zip(g).enumerate() {
                         let (a, b) = (cut[q], cut[q + 1]);
-                        c = crc::append3(c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
+                        c = crc::append3(self.sse42, c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
                         self.encode_group(gj, &mut out[j * gb..(j + 1) * gb], &mut s);
                     }
                 }
@@ -433,7 +442,7 @@ impl Codec {
                         self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
                     }
                     let r = |q: usize| &data[(q * third + i) * gd..(q * third + i + n) * gd];
-                    c = crc::append3(c, r(0), r(1), r(2));
+                    c = crc::append3(self.sse42, c, r(0), r(1), r(2));
                 }
             }
         }
@@ -479,7 +488,10 @@ impl Codec {
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
         let (edata, epar) = genc.split_at(gd);
         stats.codewords += l.interleave as u64;
-        if B == 1 && self.fast && self.kernel.group64::<true>(edata, o, &mut s.words) {
+        if B == 1
+            && let Some(fast) = self.fast
+            && self.kernel.group64::<true>(fast, edata, o, &mut s.words)
+        {
             let mut nz = V::<B>::zero();
             for ((sy, w), prow) in s.par.iter_mut().zip(&s.words).zip(epar.chunks_exact(8)) {
                 sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
@@ -747,8 +759,15 @@ impl Codec {
     /// register that took `received`: the CRC is linear, so the register that takes `fixed`
     /// instead differs by the CRC of the change alone (from a zero register, without
     /// inversions), the sum over the changed words of each word's CRC moved past the words
-    /// after it.
-    fn crc_of_change(&self, received: &[u8], fixed: &[u8], mut touched: u128) -> u32 {
+    /// after it. `fused` shows that the CPU runs the CRC shift keys ([`ZeroKey`]).
+    fn crc_of_change(
+        &self,
+        fused: Fused64,
+        received: &[u8],
+        fixed: &[u8],
+        mut touched: u128,
+    ) -> u32 {
+        let _ = fused;
         assert!(
             self.word_keys.len() <= 128,
             "fused groups have at most 128 rows"
@@ -762,8 +781,8 @@ impl Codec {
             let change = u64::from_le_bytes(r[i]) ^ u64::from_le_bytes(f[i]);
             if change != 0 {
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: `fused` (checked when `word_keys` was filled) implies the CPU has
-                // PCLMULQDQ and SSE4.2 (`Kernel::has_crc3`).
+                // SAFETY: `fused` (`Kernel::fused64`) shows that the CPU has PCLMULQDQ and
+                // SSE4.2.
                 unsafe {
                     reg ^= self.word_keys[i].apply(ZeroKey::word(change));
                 }
@@ -803,7 +822,9 @@ impl Codec {
             let batch = self.batch();
             let cut = self.cuts();
             for i in (0..third).step_by(batch) {
-                if B == 1 && self.fused {
+                if B == 1
+                    && let Some(fused) = self.fused
+                {
                     // One group from each third at a time, the CRC taken by the kernel over
                     // the received data rows, then mended for any group the decoder fixed.
                     for i in i..(i + batch).min(third) {
@@ -813,7 +834,7 @@ impl Codec {
                         let edata = genc.map(|g| &g[..gd]);
                         let (par, next) = self
                             .kernel
-                            .group64_crc3(edata, o, cut, c)
+                            .group64_crc3(fused, edata, o, cut, c)
                             .expect("a fused kernel");
                         c = next;
                         for (q, &j) in at.iter().enumerate() {
@@ -837,7 +858,7 @@ impl Codec {
                                     &mut stats,
                                     &mut touched,
                                 );
-                                c[q] ^= self.crc_of_change(edata[q], o, touched);
+                                c[q] ^= self.crc_of_change(fused, edata[q], o, touched);
                             }
                         }
                     }
@@ -850,7 +871,7 @@ impl Codec {
                     self.decode_group(genc, o, j, &mut s, &mut stats);
                 }
                 let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
-                c = crc::append3(c, r(0), r(1), r(2));
+                c = crc::append3(self.sse42, c, r(0), r(1), r(2));
             }
         }
         for j in 3 * third..groups {
@@ -1525,8 +1546,9 @@ mod tests {
             let l = layout(&spec.parse().unwrap(), 64);
             let fused = Codec::new(l.clone(), true);
             let mut plain = Codec::new(l.clone(), true);
-            plain.fused = false;
-            fused_seen += usize::from(fused.fused);
+            plain.fused = None;
+            plain.sse42 = None;
+            fused_seen += usize::from(fused.fused.is_some());
             let cs = l.chunk_size;
             for (n, len) in [
                 cs,
@@ -1584,9 +1606,7 @@ mod tests {
             }
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("sse4.2")
-        {
+        if crate::cpu::features().avx2 && crate::cpu::features().sse42 {
             assert_eq!(fused_seen, 2, "both fused kernels exercised");
         }
         let _ = fused_seen;
@@ -1819,6 +1839,7 @@ mod micro {
             let crc3 = best(groups, || {
                 let d = std::hint::black_box(&data);
                 let c = crc::append3(
+                    codec.sse42,
                     [0; 3],
                     &d[..third],
                     &d[third..2 * third],
@@ -1839,10 +1860,11 @@ mod micro {
                 }
             });
             let mut words = vec![0u64; codec.r];
+            let f64 = codec.fast.expect("a fast kernel on this CPU");
             let fast = best(groups, || {
                 for g in data.chunks_exact(l.group_data) {
                     let g = std::hint::black_box(g);
-                    assert!(codec.kernel.group64::<true>(g, &mut odata, &mut words));
+                    assert!(codec.kernel.group64::<true>(f64, g, &mut odata, &mut words));
                     sink ^= words[0];
                 }
             });

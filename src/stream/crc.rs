@@ -11,26 +11,40 @@ pub fn append(crc: u32, data: &[u8]) -> u32 {
     crc32c::crc32c_append(crc, data)
 }
 
+/// Evidence that this CPU has SSE4.2 (the CRC-32C instruction) for [`append3`], taken once by
+/// whoever calls it per group (the codec, when it is built).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sse42(());
+
+impl Sse42 {
+    /// The evidence when the CPU has SSE4.2 ([`crate::cpu::features`]).
+    pub fn detect() -> Option<Sse42> {
+        crate::cpu::features().sse42.then_some(Sse42(()))
+    }
+}
+
 /// Three CRC-32C computations at once: `[append(crcs[0], a), append(crcs[1], b),
-/// append(crcs[2], c)]`, for pieces of equal length.
+/// append(crcs[2], c)]`, for pieces of equal length; with the SSE4.2 instructions when
+/// `sse42` holds the evidence, else one piece after the other.
 ///
 /// The CRC instruction has a latency of three cycles and a throughput of one per cycle, so
 /// one chain of it runs at a third of its speed; three independent chains, interleaved, run
 /// at full speed. The codec feeds them three groups of one chunk at a time and joins the
 /// three results with [`Shift::combine`].
 #[inline]
-pub fn append3(crcs: [u32; 3], a: &[u8], b: &[u8], c: &[u8]) -> [u32; 3] {
+pub fn append3(sse42: Option<Sse42>, crcs: [u32; 3], a: &[u8], b: &[u8], c: &[u8]) -> [u32; 3] {
     assert!(
         a.len() == b.len() && b.len() == c.len(),
         "pieces of equal length"
     );
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("sse4.2") {
-            // SAFETY: the CPU supports SSE4.2, checked just above.
+        if sse42.is_some() {
+            // SAFETY: `sse42` (`Sse42::detect`) shows that the CPU supports SSE4.2.
             return unsafe { append3_sse42(crcs, a, b, c) };
         }
     }
+    let _ = sse42;
     [append(crcs[0], a), append(crcs[1], b), append(crcs[2], c)]
 }
 
@@ -232,8 +246,9 @@ mod tests {
             let (b, rest) = rest.split_at(len);
             let c = &rest[..len];
             let start = [0, 0x1234_5678, !0];
-            let got = append3(start, a, b, c);
-            assert_eq!(got, [append(0, a), append(0x1234_5678, b), append(!0, c)]);
+            let want = [append(0, a), append(0x1234_5678, b), append(!0, c)];
+            assert_eq!(append3(Sse42::detect(), start, a, b, c), want);
+            assert_eq!(append3(None, start, a, b, c), want);
             let s = Shift::new(len);
             let whole = s.combine(s.combine(append(0, a), append(0, b)), append(0, c));
             assert_eq!(whole, crc32c::crc32c(&data[..3 * len]), "len {len}");
@@ -243,7 +258,8 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn zero_keys_agree_with_the_matrices() {
-        if !(is_x86_feature_detected!("pclmulqdq") && is_x86_feature_detected!("sse4.2")) {
+        let f = crate::cpu::features();
+        if !(f.pclmulqdq && f.sse42) {
             return;
         }
         for len in [0, 5, 8, 9, 64, 512, 520, 100_000] {

@@ -199,6 +199,18 @@ impl Plans for Secded72 {
     }
 }
 
+/// Evidence that this CPU runs the AVX2 group kernels of [`Kernel::group64`] (AVX2 and
+/// POPCNT, by [`crate::cpu::features`]). Only [`Kernel::fast64`] makes one, so a codec
+/// checks the CPU once, when it is built, not once per group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fast64(());
+
+/// Evidence that this CPU runs the fused kernels of [`Kernel::group64_crc3`]: what
+/// [`Fast64`] shows, and SSE4.2 and PCLMULQDQ (also what the CRC shift keys of the decoder
+/// need). Only [`Kernel::fused64`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fused64(());
+
 /// How the parity rows of one family follow from its data rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -331,18 +343,26 @@ impl Kernel {
 
     /// The fast path for single-word rows (`D = 64`): the parity rows of the group `rows`
     /// (`k` words) into `par` (`n - k` words), copying `rows` to `copy` when `COPY`, in one
-    /// pass with AVX2. Returns `false`, having done nothing, when this kernel or this CPU has
-    /// no such path; [`Kernel::parity_copy`] then does the same work.
+    /// pass with AVX2 (which `fast` shows the CPU has). Returns `false`, having done nothing,
+    /// when this kernel has no such path ([`Kernel::fast64`] gives `None` for it);
+    /// [`Kernel::parity_copy`] then does the same work.
     #[inline]
-    pub fn group64<const COPY: bool>(&self, rows: &[u8], copy: &mut [u8], par: &mut [u64]) -> bool {
-        if !self.has_group64() {
+    pub fn group64<const COPY: bool>(
+        &self,
+        fast: Fast64,
+        rows: &[u8],
+        copy: &mut [u8],
+        par: &mut [u64],
+    ) -> bool {
+        let _ = fast;
+        if !self.has_group64_path() {
             return false;
         }
         #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
+        {
             match *self {
                 Kernel::AlienOddOdd { m, n: 9 } => {
-                    // SAFETY: AVX2 is available, checked above.
+                    // SAFETY: `fast` shows that the CPU has AVX2 and POPCNT.
                     unsafe { avx2::alien_odd_odd8::<COPY>(rows, copy, m, par) };
                     return true;
                 }
@@ -397,49 +417,60 @@ impl Kernel {
     /// `crc` (CRC-32C), in one pass that runs the CRC instructions beside the parity
     /// kernels. The pieces of the three groups at `cut` (what the codec uses: `[0, 168, 336,
     /// 512]` for `secded:72`, `[0, 168, 336, 520]` for `alien:9x9`) are taken beside each
-    /// group's kernel in turn. `None`, having done nothing, for other codes or CPUs.
+    /// group's kernel in turn, with the AVX2, SSE4.2 and PCLMULQDQ that `fused` shows the CPU
+    /// has. `None`, having done nothing, for other codes ([`Kernel::fused64`] gives `None`
+    /// for them).
     #[inline]
     pub fn group64_crc3(
         &self,
+        fused: Fused64,
         src: [&[u8]; 3],
         dst: [&mut [u8]; 3],
         cut: [usize; 4],
         crc: [u32; 3],
     ) -> Option<([[u64; 16]; 3], [u32; 3])> {
+        let _ = fused;
         #[cfg(target_arch = "x86_64")]
-        if self.has_crc3() {
-            if let Kernel::AlienOddOdd { .. } = self {
+        match self {
+            Kernel::AlienOddOdd { m: 9, n: 9 } => {
                 assert_eq!(cut, [0, 168, 336, 520], "the cuts of a 520-byte group");
-                // SAFETY: AVX2 and SSE4.2 are available, checked by `has_crc3`.
+                // SAFETY: `fused` shows that the CPU has AVX2, POPCNT, SSE4.2 and PCLMULQDQ.
                 return Some(unsafe { avx2::alien99_crc3(src, dst, crc) });
             }
-            assert_eq!(cut, [0, 168, 336, 512], "the cuts of a 512-byte group");
-            // SAFETY: as above.
-            return Some(unsafe { avx2::secded72_crc3(src, dst, crc) });
+            Kernel::Hamming { secded72: true, .. } => {
+                assert_eq!(cut, [0, 168, 336, 512], "the cuts of a 512-byte group");
+                // SAFETY: as above.
+                return Some(unsafe { avx2::secded72_crc3(src, dst, crc) });
+            }
+            _ => {}
         }
         let _ = (src, dst, cut, crc);
         None
     }
 
-    /// Whether [`Kernel::group64_crc3`] has a fast path for this kernel on this CPU.
-    pub fn has_crc3(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if matches!(
+    /// The evidence for [`Kernel::group64_crc3`] when it has a fast path for this kernel on
+    /// this CPU (checked here, once per caller).
+    pub fn fused64(&self) -> Option<Fused64> {
+        let f = crate::cpu::features();
+        let fast = self.fast64().is_some() && f.sse42 && f.pclmulqdq;
+        let code = matches!(
             self,
             Kernel::Hamming { secded72: true, .. } | Kernel::AlienOddOdd { m: 9, n: 9 }
-        ) {
-            return avx2::available()
-                && std::arch::is_x86_feature_detected!("sse4.2")
-                && std::arch::is_x86_feature_detected!("pclmulqdq");
-        }
-        false
+        );
+        (fast && code).then_some(Fused64(()))
     }
 
-    /// Whether [`Kernel::group64`] has a fast path for this kernel on this CPU.
-    pub fn has_group64(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
-            return match self {
+    /// The evidence for [`Kernel::group64`] when it has a fast path for this kernel on this
+    /// CPU (checked here, once per caller).
+    pub fn fast64(&self) -> Option<Fast64> {
+        let f = crate::cpu::features();
+        (f.avx2 && f.popcnt && self.has_group64_path()).then_some(Fast64(()))
+    }
+
+    /// Whether [`Kernel::group64`] has a path for this kernel, CPU aside.
+    fn has_group64_path(&self) -> bool {
+        cfg!(target_arch = "x86_64")
+            && match self {
                 Kernel::AlienOddOdd { n: 9, .. } => true,
                 Kernel::AlienEvenOdd { m, n: 9 } => *m <= 64,
                 // Short codes (fewer than four grid rows) are faster through the portable
@@ -448,9 +479,7 @@ impl Kernel {
                     (3..=7).contains(checks) && (4..=16).contains(&grid.len())
                 }
                 _ => false,
-            };
-        }
-        false
+            }
     }
 
     /// The parity rows of one lane block. `rows` holds the block's `k` data rows, `8 B`
@@ -745,12 +774,6 @@ impl<'a, 'b, const B: usize, const COPY: bool> Rows<'a, 'b, B, COPY> {
 mod avx2 {
     use super::{Plans, RowPlan};
     use std::arch::x86_64::*;
-
-    /// Whether the CPU has AVX2 (cached by the standard library).
-    #[inline(always)]
-    pub fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
-    }
 
     /// The XOR of the four 64-bit lanes of each of `a[0..4]`, as one register.
     #[inline]
@@ -1383,16 +1406,19 @@ mod tests {
             let code = code::build(&spec);
             let kernel = Kernel::for_code(code.as_ref());
             let (k, r) = (code.k(), code.n() - code.k());
+            let Some(fast) = kernel.fast64() else {
+                continue;
+            };
             for _ in 0..20 {
                 let mut rows = vec![0u8; 8 * k];
                 rng.fill_bytes(&mut rows);
                 let mut copy = vec![0u8; 8 * k];
                 let mut par = vec![0u64; r];
-                if !kernel.group64::<true>(&rows, &mut copy, &mut par) {
+                if !kernel.group64::<true>(fast, &rows, &mut copy, &mut par) {
                     break;
                 }
                 let mut bare = vec![0u64; r];
-                assert!(kernel.group64::<false>(&rows, &mut [], &mut bare));
+                assert!(kernel.group64::<false>(fast, &rows, &mut [], &mut bare));
                 let mut want = vec![V::<1>::zero(); r];
                 let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
                 let mut want_copy = vec![0u8; 8 * k];
@@ -1405,8 +1431,7 @@ mod tests {
                 fast_paths += 1;
             }
         }
-        #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
+        if crate::cpu::features().avx2 && crate::cpu::features().popcnt {
             assert!(fast_paths > 2000, "{fast_paths}");
         }
         let _ = fast_paths;

@@ -351,8 +351,8 @@ impl LineCounts {
     fn enumerate_fixed<const W: usize>(&self, progress: Progress<'_>) -> u64 {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2, checked just above.
+            if crate::cpu::features().avx2 {
+                // SAFETY: the CPU supports AVX2 (`cpu::features`), checked just above.
                 return unsafe { self.enumerate_fixed_avx2::<W>(progress) };
             }
         }

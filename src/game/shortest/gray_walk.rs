@@ -141,8 +141,8 @@ impl GrayWalk {
     fn run(&mut self, d: usize, progress: Progress<'_>) {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("popcnt") {
-                // SAFETY: the CPU supports popcnt, checked just above.
+            if crate::cpu::features().popcnt {
+                // SAFETY: the CPU supports popcnt (`cpu::features`), checked just above.
                 return unsafe { self.run_popcnt(d, progress) };
             }
         }

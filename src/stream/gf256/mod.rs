@@ -158,25 +158,14 @@ impl Kernel {
         })
     }
 
-    /// Whether this CPU runs the path.
+    /// Whether this CPU runs the path ([`crate::cpu::features`]).
     pub fn available(self) -> bool {
+        let f = crate::cpu::features();
         match self {
             Kernel::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512Gfni => {
-                std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-                    && std::arch::is_x86_feature_detected!("gfni")
-            }
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Gfni => {
-                std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("gfni")
-            }
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
+            Kernel::Avx512Gfni => f.avx512f && f.avx512bw && f.gfni,
+            Kernel::Avx2Gfni => f.avx2 && f.gfni,
+            Kernel::Avx2 => f.avx2,
         }
     }
 

@@ -1,0 +1,81 @@
+//! The CPU's instruction-set extensions, detected once for the whole crate.
+//!
+//! Every fast path compiled with `#[target_feature(enable = ...)]` (the stream's group kernels,
+//! CRC and GF(256) paths, the GF(2) table builders, the shortest-solution walks) is chosen by
+//! a flag of [`features`], and its `unsafe` call is justified by that flag: this module is the
+//! only place that asks the CPU (through `std::arch::is_x86_feature_detected!`). The answer is
+//! taken on the first call and kept; a call after that is one load.
+//!
+//! Code that runs a path per group or per chunk reads the flag once, when it builds the object
+//! that runs it (a codec's kernel evidence, a set of GF(2) tables), not on every call.
+
+use std::sync::OnceLock;
+
+/// The extensions the crate's fast paths use; all `false` on other architectures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// SSE4.2 (the CRC-32C instruction).
+    pub sse42: bool,
+    /// PCLMULQDQ (carry-less multiplication: CRC shifts).
+    pub pclmulqdq: bool,
+    /// POPCNT.
+    pub popcnt: bool,
+    /// AVX2.
+    pub avx2: bool,
+    /// AVX-512 Foundation.
+    pub avx512f: bool,
+    /// AVX-512 Byte and Word.
+    pub avx512bw: bool,
+    /// GFNI (Galois-field affine and multiply instructions).
+    pub gfni: bool,
+}
+
+impl Features {
+    /// Asks the CPU (every call; [`features`] keeps the first answer).
+    pub fn detect() -> Features {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            Features {
+                sse42: has!("sse4.2"),
+                pclmulqdq: has!("pclmulqdq"),
+                popcnt: has!("popcnt"),
+                avx2: has!("avx2"),
+                avx512f: has!("avx512f"),
+                avx512bw: has!("avx512bw"),
+                gfni: has!("gfni"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Features::default()
+    }
+}
+
+/// This CPU's extensions, detected on the first call.
+///
+/// A `target_feature` function may be called when the flags of the features it enables are
+/// set here: they are the processor's own answer. (A [`Features`] built by hand proves
+/// nothing; nothing in the crate takes one in place of this.)
+#[inline]
+pub fn features() -> &'static Features {
+    static FEATURES: OnceLock<Features> = OnceLock::new();
+    FEATURES.get_or_init(Features::detect)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_the_cpus_answer_and_kept() {
+        let f = features();
+        assert_eq!(*f, Features::detect());
+        assert!(std::ptr::eq(f, features()));
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(f.avx2, std::arch::is_x86_feature_detected!("avx2"));
+            assert_eq!(f.sse42, std::arch::is_x86_feature_detected!("sse4.2"));
+            assert_eq!(f.gfni, std::arch::is_x86_feature_detected!("gfni"));
+        }
+    }
+}
