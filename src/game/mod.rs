@@ -9,6 +9,7 @@ mod gray;
 pub mod hardest;
 pub mod pattern;
 pub mod qalien;
+pub mod qaliencount;
 pub mod qchase;
 pub mod qshortest;
 pub mod qstate;
