@@ -489,6 +489,52 @@ mod analyze {
             serde_json::json!([{"factor": 1, "count": 5}, {"factor": 2, "count": 4}])
         );
     }
+
+    #[test]
+    fn q_state_alien_past_elimination_in_closed_form() {
+        let start = std::time::Instant::now();
+        let v = json(&["analyze", "alien:200x200", "--states", "3", "--json"], "");
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        for key in [
+            "game",
+            "torus",
+            "states",
+            "rows",
+            "cols",
+            "cells",
+            "moves",
+            "rank",
+            "nullity",
+            "solvable_boards",
+            "solvable_fraction",
+            "completely_solvable",
+            "solutions_per_board",
+            "quiet_patterns",
+            "quiet_pattern_orders",
+            "invariant_factors",
+        ] {
+            assert!(v.get(key).is_some(), "{key}");
+        }
+        // The constant boards are the quiet patterns: 200 + 200 - 1 = 0 (mod 3).
+        assert_eq!(v["rank"], 39999);
+        assert_eq!(v["nullity"], 1);
+        assert_eq!(v["solutions_per_board"], 3);
+        assert_eq!(v["solvable_fraction"], "1/3");
+        assert_eq!(v["completely_solvable"], false);
+        assert_eq!(v["quiet_patterns"], serde_json::Value::Null);
+        assert_eq!(
+            v["invariant_factors"],
+            serde_json::json!([{"factor": 1, "count": 39999}, {"factor": 0, "count": 1}])
+        );
+        tilecode()
+            .args(["analyze", "alien:200x200", "--states", "3"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("of 3^40000 (1/3)"))
+            .stdout(predicate::str::contains(
+                "1 (generators; counted in closed form",
+            ));
+    }
 }
 
 mod random {

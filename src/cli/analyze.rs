@@ -3,12 +3,13 @@
 use super::common::print_report;
 use super::solve::{AUTO_GAUSS_MOVES, GameArgs, draw_bits, draw_values, json_int};
 use num_bigint::BigUint;
-use num_traits::One;
+use num_traits::{One, Pow};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use tilecode::game::chase::Chaser;
-use tilecode::game::qstate::{QSolver, values_string};
+use tilecode::game::qaliencount;
+use tilecode::game::qstate::{MAX_Q_SIZE, QSolver, values_string};
 use tilecode::game::{Board, Game, Pattern, Solve, Solver, alien};
 use tilecode::gf2::BitVec;
 
@@ -38,8 +39,13 @@ pub struct Report {
     /// Quiet patterns as row-major strings, with drawings and (q-state) orders.
     quiet: Vec<(String, String, Option<u64>)>,
     invariant_factors: Option<Vec<(u64, usize)>>,
-    /// True when the quiet patterns exist but are too many bits to list.
+    /// True when the quiet patterns exist but are not listed: too many bits (two states), or
+    /// a closed form that counts them without listing them (q-state Alien Tiles past
+    /// elimination).
     quiet_omitted: bool,
+    /// How many basis patterns (two states) or generators (q states) there are when they are
+    /// not listed.
+    quiet_count: usize,
 }
 
 /// The most quiet-pattern bits (patterns x moves) `analyze` lists.
@@ -80,6 +86,7 @@ fn two_state_report(game: &Game, nullity: usize, quiet: &[BitVec]) -> Report {
         ),
         solutions: (BigUint::one() << nullity).to_string(),
         quiet_omitted: quiet.is_empty() && nullity > 0,
+        quiet_count: nullity,
         quiet: quiet
             .iter()
             .map(|k| (k.to_string(), draw_bits(k, mr, mc), None))
@@ -108,8 +115,13 @@ pub fn analyze(game: &Game) -> anyhow::Result<Report> {
     let closed_form = game.states == 2
         && game.num_moves() > AUTO_GAUSS_MOVES
         && matches!(game.pattern, Pattern::Alien | Pattern::GaleBerlekamp);
+    let q_alien = game.states > 2
+        && game.pattern == Pattern::Alien
+        && game.num_cells() + game.num_moves() > MAX_Q_SIZE;
     let report = if closed_form {
         closed_form_report(game)
+    } else if q_alien {
+        q_alien_report(game)
     } else if let Some(c) = chaser {
         // Past the elimination's comfortable size, light chasing gives the same structure from
         // a small system.
@@ -158,6 +170,33 @@ fn solver_report<S: Solve>(
             .collect(),
         invariant_factors,
         quiet_omitted: false,
+        quiet_count: 0,
+    }
+}
+
+/// q-state Alien Tiles past [`MAX_Q_SIZE`] in closed form (`qaliencount`): the same figures
+/// and invariant factors as elimination, the quiet patterns counted but not listed.
+fn q_alien_report(game: &Game) -> Report {
+    let (m, n, q) = (game.rows, game.cols, game.states as u64);
+    let factors = qaliencount::invariant_factors(m, n, q);
+    let rank = factors
+        .iter()
+        .find(|&&(d, _)| d == 1)
+        .map_or(0, |&(_, c)| c);
+    let kernel = qaliencount::kernel_size(m, n, q);
+    let solvable = BigUint::from(q).pow(game.num_moves()) / &kernel;
+    let count = qaliencount::generator_count(m, n, q);
+    Report {
+        rank,
+        nullity: game.num_moves() - rank,
+        solvable: solvable.to_string(),
+        // `solvable / Q^(mn) = 1 / |kernel|`, already reduced.
+        fraction: ("1".into(), kernel.to_string()),
+        solutions: kernel.to_string(),
+        quiet: Vec::new(),
+        invariant_factors: Some(factors),
+        quiet_omitted: count > 0,
+        quiet_count: count,
     }
 }
 
@@ -226,10 +265,12 @@ pub fn report_json(game: &Game, r: &Report) -> Value {
     };
     m.insert("quiet_patterns".into(), quiet);
     if let Some(f) = &r.invariant_factors {
-        m.insert(
-            "quiet_pattern_orders".into(),
-            Value::Array(r.quiet.iter().map(|(_, _, o)| json!(o)).collect()),
-        );
+        let orders = if r.quiet_omitted {
+            Value::Null
+        } else {
+            Value::Array(r.quiet.iter().map(|(_, _, o)| json!(o)).collect())
+        };
+        m.insert("quiet_pattern_orders".into(), orders);
         m.insert(
             "invariant_factors".into(),
             Value::Array(
@@ -286,11 +327,19 @@ fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
     };
     writeln!(out, "solvable boards      {solvable} of {total} ({frac})")?;
     writeln!(out, "solutions per board  {solutions}")?;
-    if r.quiet_omitted {
+    if r.quiet_omitted && q == 2 {
         return writeln!(
             out,
             "quiet patterns       {} (basis; too many bits to list)",
-            r.nullity
+            r.quiet_count
+        );
+    }
+    if r.quiet_omitted {
+        return writeln!(
+            out,
+            "quiet patterns       {} (generators; counted in closed form, not listed past \
+             elimination)",
+            r.quiet_count
         );
     }
     if r.quiet.is_empty() {
@@ -323,4 +372,41 @@ fn print_text(out: &mut String, game: &Game, r: &Report) -> std::fmt::Result {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The closed form prints what elimination prints on every small board, but the list of
+    /// quiet patterns (text and JSON alike).
+    #[test]
+    fn q_alien_closed_form_matches_elimination() {
+        for q in 3..=6 {
+            for m in 1..=5 {
+                for n in 1..=5 {
+                    for torus in [false, true] {
+                        let game = Game::new(Pattern::Alien, m, n)
+                            .with_states(q)
+                            .with_torus(torus);
+                        let by_elimination = analyze(&game).unwrap();
+                        let closed = q_alien_report(&game);
+                        let mut a = report_json(&game, &by_elimination);
+                        let mut b = report_json(&game, &closed);
+                        for key in ["quiet_patterns", "quiet_pattern_orders"] {
+                            a.as_object_mut().unwrap().remove(key);
+                            b.as_object_mut().unwrap().remove(key);
+                        }
+                        assert_eq!(a, b, "{game}");
+                        assert_eq!(closed.quiet_count, by_elimination.quiet.len(), "{game}");
+                        let (mut ta, mut tb) = (String::new(), String::new());
+                        print_text(&mut ta, &game, &by_elimination).unwrap();
+                        print_text(&mut tb, &game, &closed).unwrap();
+                        let cut = |t: &str| t[..t.find("quiet patterns").unwrap()].to_string();
+                        assert_eq!(cut(&ta), cut(&tb), "{game}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -188,7 +188,7 @@ mod tests {
     /// of roots summing to `s` times the column vectors likewise.
     fn kernel_by_dp(m: usize, n: usize, q: u64) -> u64 {
         let count = |len: usize, a: u64, s: u64| -> u64 {
-            let roots: Vec<u64> = (0..q).filter(|&r| (a * r + s) % q == 0).collect();
+            let roots: Vec<u64> = (0..q).filter(|&r| (a * r + s).is_multiple_of(q)).collect();
             let mut dp = vec![0u64; q as usize];
             dp[0] = 1;
             for _ in 0..len {
