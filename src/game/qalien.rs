@@ -184,14 +184,14 @@ fn best_columns(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::Game;
     use crate::game::qshortest::clicks;
     use crate::game::qstate::effect_q;
 
     /// The fewest clicks of every board, over all press vectors.
-    fn brute(game: &Game) -> std::collections::HashMap<Vec<u32>, u64> {
+    pub(crate) fn brute(game: &Game) -> std::collections::HashMap<Vec<u32>, u64> {
         let q = game.states;
         let moves = game.num_moves();
         let mut out = std::collections::HashMap::new();

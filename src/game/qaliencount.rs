@@ -181,7 +181,7 @@ pub fn generator_count(m: usize, n: usize, q: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::qstate::effect_q;
+    use crate::game::qalien;
     use crate::game::{Game, Pattern, QSolver, Solve};
 
     /// The kernel size by the dynamic programme over partial sums: per `s`, the row vectors
@@ -207,23 +207,15 @@ mod tests {
             .sum()
     }
 
-    /// The kernel size over every press vector.
-    fn kernel_by_brute_force(game: &Game) -> u64 {
-        let q = game.states;
-        let moves = game.num_moves();
-        let mut x = vec![0u32; moves];
-        let mut quiet = 0;
-        loop {
-            if effect_q(game, &x).is_zero() {
-                quiet += 1;
-            }
-            let Some(i) = (0..moves).find(|&i| x[i] + 1 < q) else {
-                break;
-            };
-            x[i] += 1;
-            x[..i].fill(0);
-        }
-        quiet
+    /// The closed form's kernel size and invariant factors equal elimination's.
+    fn agrees(m: usize, n: usize, q: u32) -> (Game, QSolver, BigUint) {
+        let game = Game::new(Pattern::Alien, m, n).with_states(q);
+        let s = QSolver::new(&game).unwrap();
+        let k = kernel_size(m, n, q as u64);
+        assert_eq!(k, s.solutions_per_board(), "{m}x{n} q={q}");
+        let f = invariant_factors(m, n, q as u64);
+        assert_eq!(f, s.invariant_factors(), "{m}x{n} q={q}");
+        (game, s, k)
     }
 
     #[test]
@@ -231,28 +223,18 @@ mod tests {
         for q in 2..=6u32 {
             for m in 1..=5 {
                 for n in 1..=5 {
-                    let game = Game::new(Pattern::Alien, m, n).with_states(q);
-                    let s = QSolver::new(&game).unwrap();
+                    let (game, s, k) = agrees(m, n, q);
                     let q64 = q as u64;
-                    let k = kernel_size(m, n, q64);
-                    assert_eq!(k, s.solutions_per_board(), "{m}x{n} q={q}");
                     assert_eq!(k, BigUint::from(kernel_by_dp(m, n, q64)), "{m}x{n} q={q}");
-                    assert_eq!(
-                        invariant_factors(m, n, q64),
-                        s.invariant_factors(),
-                        "{m}x{n} q={q}"
-                    );
                     assert_eq!(
                         generator_count(m, n, q64),
                         s.quiet_generators().len(),
                         "{m}x{n} q={q}"
                     );
                     if (q as f64).powi((m * n) as i32) <= 2e5 {
-                        assert_eq!(
-                            k,
-                            BigUint::from(kernel_by_brute_force(&game)),
-                            "{m}x{n} q={q}"
-                        );
+                        // Every press vector: the boards it makes are the image.
+                        let image = qalien::tests::brute(&game).len();
+                        assert_eq!(k * image, BigUint::from(q).pow(m * n), "{m}x{n} q={q}");
                     }
                 }
             }
@@ -269,19 +251,7 @@ mod tests {
             (6, 6, 10),
             (3, 10, 7),
         ] {
-            let game = Game::new(Pattern::Alien, m, n).with_states(q);
-            let s = QSolver::new(&game).unwrap();
-            let q64 = q as u64;
-            assert_eq!(
-                kernel_size(m, n, q64),
-                s.solutions_per_board(),
-                "{m}x{n} q={q}"
-            );
-            assert_eq!(
-                invariant_factors(m, n, q64),
-                s.invariant_factors(),
-                "{m}x{n} q={q}"
-            );
+            agrees(m, n, q);
         }
     }
 
