@@ -35,6 +35,8 @@ struct Modulus {
     p: u16,
     /// `floor(2^16 / p)`.
     m: u16,
+    /// `floor(2^8 / p)`.
+    m8: u16,
 }
 
 impl Modulus {
@@ -43,7 +45,17 @@ impl Modulus {
         Modulus {
             p: p as u16,
             m: (65536 / p as u32) as u16,
+            m8: 256 / p as u16,
         }
+    }
+
+    /// `x mod p` for a byte, the same way.
+    #[inline(always)]
+    fn reduce8(self, x: u8) -> u8 {
+        let x = x as u16;
+        let q = (x * self.m8) >> 8;
+        let r = x - q * self.p;
+        (if r >= self.p { r - self.p } else { r }) as u8
     }
 
     /// `x mod p`: the Barrett quotient is `floor(x / p)` or one less.
@@ -67,6 +79,82 @@ fn axpy_body(d: &mut [u8], s: &[u8], g: u8, md: Modulus) {
 #[target_feature(enable = "avx2")]
 fn axpy_avx2(d: &mut [u8], s: &[u8], g: u8, md: Modulus) {
     axpy_body(d, s, g, md)
+}
+
+/// `acc += g * s` in 16-bit lanes (no reduction).
+#[inline(always)]
+fn madd16_body(acc: &mut [u16], s: &[u8], g: u8) {
+    for (x, &y) in acc.iter_mut().zip(s) {
+        *x += g as u16 * y as u16;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn madd16_avx2(acc: &mut [u16], s: &[u8], g: u8) {
+    madd16_body(acc, s, g)
+}
+
+/// `d = acc mod p`.
+#[inline(always)]
+fn store16_body(d: &mut [u8], acc: &[u16], md: Modulus) {
+    for (x, &v) in d.iter_mut().zip(acc) {
+        *x = md.reduce(v);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn store16_avx2(d: &mut [u8], acc: &[u16], md: Modulus) {
+    store16_body(d, acc, md)
+}
+
+/// `d += s` bytewise (wrapping; the caller keeps the sums below 256).
+#[inline(always)]
+fn add8_body(d: &mut [u8], s: &[u8]) {
+    for (x, &y) in d.iter_mut().zip(s) {
+        *x = x.wrapping_add(y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn add8_avx2(d: &mut [u8], s: &[u8]) {
+    add8_body(d, s)
+}
+
+/// `d += s0 + s1 + s2 + s3` bytewise (wrapping), loading and storing `d` once.
+#[inline(always)]
+fn add8x4_body(d: &mut [u8], s: [&[u8]; 4]) {
+    let n = d.len();
+    let [a, b, c, e] = s.map(|x| &x[..n]);
+    for j in 0..n {
+        d[j] = d[j]
+            .wrapping_add(a[j])
+            .wrapping_add(b[j])
+            .wrapping_add(c[j])
+            .wrapping_add(e[j]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn add8x4_avx2(d: &mut [u8], s: [&[u8]; 4]) {
+    add8x4_body(d, s)
+}
+
+/// `d = d mod p` bytewise.
+#[inline(always)]
+fn reduce8_body(d: &mut [u8], md: Modulus) {
+    for x in d.iter_mut() {
+        *x = md.reduce8(*x);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn reduce8_avx2(d: &mut [u8], md: Modulus) {
+    reduce8_body(d, md)
 }
 
 /// `sum d_j s_j (mod p)`.
@@ -116,6 +204,63 @@ impl Kernels {
         axpy_body(d, s, g, self.md)
     }
 
+    /// `acc += g * s` in 16-bit lanes.
+    fn madd16(self, acc: &mut [u16], s: &[u8], g: u8) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: as in `axpy`.
+            return unsafe { madd16_avx2(acc, s, g) };
+        }
+        madd16_body(acc, s, g)
+    }
+
+    /// `d = acc mod p`.
+    fn store16(self, d: &mut [u8], acc: &[u16]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: as in `axpy`.
+            return unsafe { store16_avx2(d, acc, self.md) };
+        }
+        store16_body(d, acc, self.md)
+    }
+
+    /// `d += s` bytewise, unreduced.
+    fn add8(self, d: &mut [u8], s: &[u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: as in `axpy`.
+            return unsafe { add8_avx2(d, s) };
+        }
+        add8_body(d, s)
+    }
+
+    /// `d += s0 + s1 + s2 + s3` bytewise, unreduced.
+    fn add8x4(self, d: &mut [u8], s: [&[u8]; 4]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: as in `axpy`.
+            return unsafe { add8x4_avx2(d, s) };
+        }
+        add8x4_body(d, s)
+    }
+
+    /// `d = d mod p` bytewise.
+    fn reduce8(self, d: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: as in `axpy`.
+            return unsafe { reduce8_avx2(d, self.md) };
+        }
+        reduce8_body(d, self.md)
+    }
+
+    /// `acc = acc mod p` in place.
+    fn reduce16(self, acc: &mut [u16]) {
+        for x in acc.iter_mut() {
+            *x = self.md.reduce(*x) as u16;
+        }
+    }
+
     /// `d . s (mod p)`.
     fn dot(self, d: &[u8], s: &[u8]) -> u8 {
         #[cfg(target_arch = "x86_64")]
@@ -130,6 +275,151 @@ impl Kernels {
 /// `a - b (mod p)` for `a, b < p`.
 fn sub(a: u8, b: u8, p: u8) -> u8 {
     ((a as u16 + p as u16 - b as u16) % p as u16) as u8
+}
+
+/// Columns per panel: the trailing part of a row takes the panel's pivots at once.
+const PANEL: usize = 32;
+
+/// Columns per tile of a trailing update (the panel's pivot rows' tiles stay in cache).
+const TILE: usize = 2048;
+
+/// The largest `p` whose trailing updates add precomputed multiples in bytes.
+const BYTE_MODE: u8 = 16;
+
+/// The trailing update of one panel: each row takes `sum g_k U_k` over the panel's pivot
+/// rows `U_k` (right of the panel), reduced only every `cap` terms. For `p <= 16` the
+/// multiples `g U_k mod p` are computed once per panel and added bytewise in place; for larger
+/// `p` the products are summed in 16-bit lanes.
+struct Trailing {
+    k: Kernels,
+    /// The panel's end: the trailing columns start here.
+    c1: usize,
+    /// The trailing parts of the panel's pivot rows, one after the other.
+    ubuf: Vec<u8>,
+    /// Where each pivot row's part starts in `ubuf`, and its length.
+    parts: Vec<(usize, usize)>,
+    acc: Vec<u16>,
+    /// Terms that fit a lane: `(p - 1) + cap (p - 1) < 2^8` in byte mode,
+    /// `(p - 1) + cap (p - 1)^2 < 2^16` otherwise.
+    cap: usize,
+    bytes: bool,
+}
+
+impl Trailing {
+    fn new(k: Kernels) -> Trailing {
+        let q = k.p() as usize - 1;
+        let bytes = k.p() <= BYTE_MODE;
+        Trailing {
+            k,
+            c1: 0,
+            ubuf: Vec::new(),
+            parts: Vec::new(),
+            acc: vec![0; TILE],
+            cap: if bytes {
+                (255 - q) / q
+            } else {
+                ((65535 - q) / (q * q)).max(1)
+            },
+            bytes,
+        }
+    }
+
+    fn start(&mut self, c1: usize) {
+        self.c1 = c1;
+        self.ubuf.clear();
+        self.parts.clear();
+    }
+
+    /// Records the next pivot row's trailing part (in byte mode, its multiples by `1..p`).
+    fn push(&mut self, part: &[u8]) {
+        self.parts.push((self.ubuf.len(), part.len()));
+        if !self.bytes {
+            self.ubuf.extend_from_slice(part);
+            return;
+        }
+        let p = self.k.p();
+        for g in 1..p {
+            self.ubuf.extend(
+                part.iter()
+                    .map(|&v| ((g as u16 * v as u16) % p as u16) as u8),
+            );
+        }
+    }
+
+    /// Updates `row` (nonzero before `hi`) with the panel's pivot rows: its multiplier for the
+    /// `s`-th is at column `pcols[s]`.
+    fn update(&mut self, row: &mut [u8], hi: usize, pcols: &[usize]) {
+        let (c1, p) = (self.c1, self.k.p());
+        let terms: Vec<(u8, usize, usize)> = pcols
+            .iter()
+            .zip(&self.parts)
+            .filter(|&(&j, &(_, len))| row[j] != 0 && len > 0)
+            .map(|(&j, &(off, len))| (p - row[j], off, len))
+            .collect();
+        if terms.is_empty() {
+            return;
+        }
+        if self.bytes {
+            for t0 in (c1..hi).step_by(TILE) {
+                let t1 = (t0 + TILE).min(hi);
+                // The terms' sources on this tile, the full ones first in fours.
+                let src = |&(g, off, len): &(u8, usize, usize)| {
+                    let e = t1.min(c1 + len);
+                    let off = off + (g as usize - 1) * len;
+                    (e > t0).then(|| &self.ubuf[off + t0 - c1..off + e - c1])
+                };
+                let full: Vec<&[u8]> = terms
+                    .iter()
+                    .filter_map(src)
+                    .filter(|x| x.len() == t1 - t0)
+                    .collect();
+                let short = terms.iter().filter_map(src).filter(|x| x.len() < t1 - t0);
+                let mut n = 0;
+                let mut fours = full.chunks_exact(4);
+                for four in fours.by_ref() {
+                    if n + 4 > self.cap {
+                        self.k.reduce8(&mut row[t0..t1]);
+                        n = 0;
+                    }
+                    self.k
+                        .add8x4(&mut row[t0..t1], [four[0], four[1], four[2], four[3]]);
+                    n += 4;
+                }
+                for x in fours.remainder().iter().copied().chain(short) {
+                    if n == self.cap {
+                        self.k.reduce8(&mut row[t0..t1]);
+                        n = 0;
+                    }
+                    self.k.add8(&mut row[t0..t0 + x.len()], x);
+                    n += 1;
+                }
+                self.k.reduce8(&mut row[t0..t1]);
+            }
+            return;
+        }
+        for t0 in (c1..hi).step_by(TILE) {
+            let t1 = (t0 + TILE).min(hi);
+            let acc = &mut self.acc[..t1 - t0];
+            for (x, &v) in acc.iter_mut().zip(&row[t0..t1]) {
+                *x = v as u16;
+            }
+            let mut n = 0;
+            for &(g, off, len) in &terms {
+                let e = t1.min(c1 + len);
+                if e <= t0 {
+                    continue;
+                }
+                if n == self.cap {
+                    self.k.reduce16(acc);
+                    n = 0;
+                }
+                let src = &self.ubuf[off + t0 - c1..off + e - c1];
+                self.k.madd16(&mut acc[..e - t0], src, g);
+                n += 1;
+            }
+            self.k.store16(&mut row[t0..t1], acc);
+        }
+    }
 }
 
 /// The inverses modulo `p` (index 0 holds 0).
@@ -204,11 +494,12 @@ impl Gfp {
         let k = Kernels::new(p);
         let stride = cols.next_multiple_of(LANE);
         let inv = inverses(p);
+        // The first nonzero entry of `row[from..to]`.
         let first = |row: &[u8], from: usize, to: usize| {
-            row[from..to]
+            row.get(from..to)?
                 .iter()
                 .position(|&v| v != 0)
-                .map_or(cols, |x| from + x)
+                .map(|x| from + x)
         };
         let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); cols + 1];
         let mut lstart = vec![cols; rows];
@@ -216,34 +507,59 @@ impl Gfp {
         let mut hi = vec![0; rows];
         for i in 0..rows {
             let row = &a[i * stride..i * stride + cols];
-            let f = first(row, 0, cols);
+            let f = first(row, 0, cols).unwrap_or(cols);
             hi[i] = row.iter().rposition(|&v| v != 0).map_or(0, |x| x + 1);
             lstart[i] = f;
             buckets[f].push(i);
         }
         let (mut prow, mut pcol) = (Vec::new(), Vec::new());
         let mut pivot = Vec::new();
-        for c in 0..cols {
-            let cands = std::mem::take(&mut buckets[c]);
-            let Some(&pr) = cands.iter().min_by_key(|&&i| (hi[i], i)) else {
-                continue;
-            };
-            prow.push(pr);
-            pcol.push(c);
-            lend[pr] = c;
-            let end = hi[pr];
-            pivot.clear();
-            pivot.extend_from_slice(&a[pr * stride + c + 1..pr * stride + end]);
-            let pinv = inv[a[pr * stride + c] as usize] as u32;
-            for &i in cands.iter().filter(|&&i| i != pr) {
+        let mut pending = Vec::new();
+        let mut trail = Trailing::new(k);
+        for c0 in (0..cols).step_by(PANEL) {
+            let c1 = (c0 + PANEL).min(cols);
+            let first_step = prow.len();
+            // The panel: pivots and multipliers from the columns `c0..c1` alone.
+            pending.clear();
+            for c in c0..c1 {
+                let cands = std::mem::take(&mut buckets[c]);
+                let Some(&pr) = cands.iter().min_by_key(|&&i| (hi[i], i)) else {
+                    continue;
+                };
+                prow.push(pr);
+                pcol.push(c);
+                lend[pr] = c;
+                let end = hi[pr].clamp(c + 1, c1);
+                pivot.clear();
+                pivot.extend_from_slice(&a[pr * stride + c + 1..pr * stride + end]);
+                let pinv = inv[a[pr * stride + c] as usize] as u32;
+                for &i in cands.iter().filter(|&&i| i != pr) {
+                    let row = &mut a[i * stride..(i + 1) * stride];
+                    let f = (row[c] as u32 * pinv % p as u32) as u8;
+                    row[c] = f;
+                    k.axpy(&mut row[c + 1..end], &pivot, p - f);
+                    hi[i] = hi[i].max(hi[pr]);
+                    match first(row, c + 1, hi[i].min(c1)) {
+                        Some(nf) => buckets[nf].push(i),
+                        None => pending.push(i),
+                    }
+                }
+            }
+            // The rest of the panel's rows: the pivot rows in order (each needs the earlier
+            // ones), then the rows cleared in the panel.
+            trail.start(c1);
+            for s in first_step..prow.len() {
+                let i = prow[s];
                 let row = &mut a[i * stride..(i + 1) * stride];
-                let f = (row[c] as u32 * pinv % p as u32) as u8;
-                row[c] = f;
-                k.axpy(&mut row[c + 1..end], &pivot, p - f);
-                hi[i] = hi[i].max(end);
-                let nf = first(row, c + 1, hi[i]);
+                trail.update(row, hi[i], &pcol[first_step..s]);
+                trail.push(&row[c1..hi[i].max(c1)]);
+            }
+            for &i in &pending {
+                let row = &mut a[i * stride..(i + 1) * stride];
+                trail.update(row, hi[i], &pcol[first_step..]);
+                let nf = first(row, c1, hi[i]).unwrap_or(cols);
                 if nf == cols {
-                    lend[i] = c + 1;
+                    lend[i] = c1;
                 }
                 buckets[nf].push(i);
             }
@@ -471,13 +787,18 @@ mod tests {
             for x in 0..=(255 + 254 * 254u16) {
                 assert_eq!(md.reduce(x) as u16, x % p as u16, "{x} mod {p}");
             }
+            for x in 0..=255u8 {
+                assert_eq!(md.reduce8(x), x % p, "{x} mod {p}");
+            }
         }
     }
 
     #[test]
     fn random_matrices_solve_and_certify() {
         let mut rng = ChaCha20Rng::seed_from_u64(5);
-        for p in [2u8, 3, 5, 7, 251] {
+        // 11 and 13 reduce part way through a panel's trailing update in bytes, 251 after
+        // every term in 16-bit lanes.
+        for p in [2u8, 3, 5, 7, 11, 13, 251] {
             for _ in 0..40 {
                 let (rows, cols) = (rng.gen_range(1..40), rng.gen_range(1..70));
                 let density = rng.gen_range(0.05..0.9);
