@@ -646,8 +646,8 @@ impl Gfp {
         // expand; `E_r = e_prow[r] - sum_{r' < r} L[prow[r]][r'] E_r'`.
         let mut t = vec![0u8; self.cols];
         let (s, e) = (self.lstart[z], self.lend[z]);
-        for j in s..e {
-            t[j] = (p - self.row(z)[j]) % p;
+        for (x, &l) in t[s..e].iter_mut().zip(&self.row(z)[s..e]) {
+            *x = (p - l) % p;
         }
         for r in (0..self.rank()).rev() {
             let (i, j) = (self.prow[r], self.pcol[r]);

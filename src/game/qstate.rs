@@ -31,14 +31,10 @@ pub const MAX_Q_SIZE: usize = 2048;
 
 /// The largest game [`QSolver::new`] reduces by packed elimination, for `Q` square-free with
 /// prime factors below 256 ([`packed_applies`]): `moves^2 x (cells + moves) <= 2^43`, the
-/// two-state solver's limit (square games up to 128 x 128; a stencil game's elimination stays
-/// sparse, lights-out 128 x 128 on a torus takes under a second).
+/// two-state solver's limit (square games up to 128 x 128). A stencil game's elimination stays
+/// sparse (lights-out 128 x 128 on a torus over `GF(3)` takes about half a second); Alien
+/// Tiles fills in to a dense matrix and takes about 27 s and 270 MB at 128 x 128.
 pub const MAX_PACKED_WORK: u128 = 1 << 43;
-
-/// [`MAX_PACKED_WORK`] for Alien Tiles, whose elimination fills in to a dense matrix (about
-/// `moves^2 x cells / 3` byte operations): `2^40`, square boards up to 90 x 90, about 30 s
-/// over `GF(3)`.
-pub const MAX_PACKED_DENSE_WORK: u128 = 1 << 40;
 
 /// A board of a q-state game: `rows x cols` cells with values `0..states`, row-major.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -693,21 +689,12 @@ impl QSolver {
         let (cells, moves) = (game.num_cells(), game.num_moves());
         let what = || format!("solving {} over Z/{q}Z", game.spec());
         let work = (moves as u128).pow(2) * (cells as u128 + moves as u128);
-        let (limit, log, side) = if game.pattern == Pattern::Alien {
-            (
-                MAX_PACKED_DENSE_WORK,
-                40,
-                "90x90 for alien tiles, whose elimination fills in to a dense matrix",
-            )
-        } else {
-            (MAX_PACKED_WORK, 43, "128x128")
-        };
-        if how == Reduction::Packed && work > limit {
+        if how == Reduction::Packed && work > MAX_PACKED_WORK {
             return Err(Error::Limit {
                 what: what(),
                 reason: format!(
-                    "expected moves^2 x (cells + moves) <= 2^{log} for packed elimination, \
-                     found {work}; square games are limited to {side}"
+                    "expected moves^2 x (cells + moves) <= 2^43 for packed elimination, found \
+                     {work}; square games are limited to 128x128"
                 ),
             });
         }
