@@ -10,6 +10,11 @@
 //! replaces the paper's lifting with kernel search by an exact decision, and the local answers
 //! are recombined by CRT. For prime `Q` it is ordinary Gaussian elimination mod `Q`.
 //!
+//! When every part is a prime `p < 256` (`Q` square-free: 2, 3, 5, 6, 7, 10, ...), each part is
+//! reduced instead by the packed elimination over `GF(p)` of `game::gfp` (bytes, blocked,
+//! sparse-aware), much faster and up to [`MAX_PACKED_WORK`] rather than [`MAX_Q_SIZE`]; over a
+//! field the Smith form is just the rank.
+//!
 //! A board `b` is solved by presses `x` when `b + A x = 0 (mod Q)`.
 
 use super::board::{RowShape, states_hint};
@@ -666,8 +671,12 @@ pub struct QSolver {
 impl QSolver {
     /// Reduces the move matrix of `game` over `Z/QZ`, `Q = game.states`.
     ///
+    /// Packed elimination over `GF(p)` when [`packed_applies`] to `Q`, the Smith normal form
+    /// otherwise.
+    ///
     /// # Errors
-    /// [`Error::Spec`] when `Q < 2`; [`Error::Limit`] past [`MAX_Q_SIZE`].
+    /// [`Error::Spec`] when `Q < 2`; [`Error::Limit`] past [`MAX_PACKED_WORK`] (packed) or
+    /// [`MAX_Q_SIZE`] (Smith normal form).
     pub fn new(game: &Game) -> Result<Self> {
         let how = if packed_applies(game.states as u64) {
             Reduction::Packed
