@@ -269,6 +269,27 @@ mod solve {
         for (m, b) in made.cells().iter().zip(&cells) {
             assert_eq!((m + b) % 3, 0);
         }
+        // On a plain board `--shortest` needs the quiet patterns, so it takes the packed
+        // elimination rather than light chasing.
+        let out = tilecode()
+            .args(["random", "lights-out:40x40", "--states", "3", "--seed", "2"])
+            .output()
+            .unwrap();
+        let plain = String::from_utf8(out.stdout).unwrap();
+        let v = json(
+            &[
+                "solve",
+                "lights-out:40x40",
+                "-",
+                "--states",
+                "3",
+                "--shortest",
+                "--json",
+            ],
+            &plain,
+        );
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["method"], "gauss");
         // A prime power keeps the Smith normal form's limit and says why.
         usage_error(
             &["solve", "lights-out:40x40", "-", "--states", "4", "--torus"],
