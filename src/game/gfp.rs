@@ -303,6 +303,8 @@ struct Trailing {
     /// `(p - 1) + cap (p - 1)^2 < 2^16` otherwise.
     cap: usize,
     bytes: bool,
+    /// The panel's width right of `c1` (byte mode pads every part to it).
+    width: usize,
 }
 
 impl Trailing {
@@ -321,16 +323,20 @@ impl Trailing {
                 ((65535 - q) / (q * q)).max(1)
             },
             bytes,
+            width: 0,
         }
     }
 
-    fn start(&mut self, c1: usize) {
+    /// Starts a panel ending at column `c1` whose pivot rows end at `c1 + width` at most.
+    fn start(&mut self, c1: usize, width: usize) {
         self.c1 = c1;
+        self.width = width;
         self.ubuf.clear();
         self.parts.clear();
     }
 
-    /// Records the next pivot row's trailing part (in byte mode, its multiples by `1..p`).
+    /// Records the next pivot row's trailing part (in byte mode, its multiples by `1..p`,
+    /// each padded with zeros to the panel's width so that every term covers the same span).
     fn push(&mut self, part: &[u8]) {
         self.parts.push((self.ubuf.len(), part.len()));
         if !self.bytes {
@@ -343,6 +349,8 @@ impl Trailing {
                 part.iter()
                     .map(|&v| ((g as u16 * v as u16) % p as u16) as u8),
             );
+            self.ubuf
+                .resize(self.ubuf.len() + self.width - part.len(), 0);
         }
     }
 
@@ -360,20 +368,19 @@ impl Trailing {
             return;
         }
         if self.bytes {
-            for t0 in (c1..hi).step_by(TILE) {
-                let t1 = (t0 + TILE).min(hi);
-                // The terms' sources on this tile, the full ones first in fours.
-                let src = |&(g, off, len): &(u8, usize, usize)| {
-                    let e = t1.min(c1 + len);
-                    let off = off + (g as usize - 1) * len;
-                    (e > t0).then(|| &self.ubuf[off + t0 - c1..off + e - c1])
-                };
+            // Every padded part covers `c1..c1 + width`, and each pivot row this row takes ends
+            // before `hi`.
+            let (w, h) = (self.width, hi.min(c1 + self.width));
+            for t0 in (c1..h).step_by(TILE) {
+                let t1 = (t0 + TILE).min(h);
+                // The terms' sources on this tile, in fours.
                 let full: Vec<&[u8]> = terms
                     .iter()
-                    .filter_map(src)
-                    .filter(|x| x.len() == t1 - t0)
+                    .map(|&(g, off, _)| {
+                        let off = off + (g as usize - 1) * w;
+                        &self.ubuf[off + t0 - c1..off + t1 - c1]
+                    })
                     .collect();
-                let short = terms.iter().filter_map(src).filter(|x| x.len() < t1 - t0);
                 let mut n = 0;
                 let mut fours = full.chunks_exact(4);
                 for four in fours.by_ref() {
@@ -385,7 +392,7 @@ impl Trailing {
                         .add8x4(&mut row[t0..t1], [four[0], four[1], four[2], four[3]]);
                     n += 4;
                 }
-                for x in fours.remainder().iter().copied().chain(short) {
+                for &x in fours.remainder() {
                     if n == self.cap {
                         self.k.reduce8(&mut row[t0..t1]);
                         n = 0;
@@ -547,7 +554,12 @@ impl Gfp {
             }
             // The rest of the panel's rows: the pivot rows in order (each needs the earlier
             // ones), then the rows cleared in the panel.
-            trail.start(c1);
+            let width = prow[first_step..]
+                .iter()
+                .map(|&i| hi[i].saturating_sub(c1))
+                .max()
+                .unwrap_or(0);
+            trail.start(c1, width);
             for s in first_step..prow.len() {
                 let i = prow[s];
                 let row = &mut a[i * stride..(i + 1) * stride];
