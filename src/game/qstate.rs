@@ -37,8 +37,8 @@ pub const MAX_Q_SIZE: usize = 2048;
 /// The largest game [`QSolver::new`] reduces by packed elimination, for `Q` square-free with
 /// prime factors below 256 ([`packed_applies`]): `moves^2 x (cells + moves) <= 2^43`, the
 /// two-state solver's limit (square games up to 128 x 128). A stencil game's elimination stays
-/// sparse (lights-out 128 x 128 on a torus over `GF(3)` takes about half a second); Alien
-/// Tiles fills in to a dense matrix and takes about 27 s and 270 MB at 128 x 128.
+/// sparse (lights-out 128 x 128 on a torus over `GF(3)` takes about 0.4 s); Alien Tiles fills
+/// in to a dense matrix and takes about 19 s and 270 MB at 128 x 128.
 pub const MAX_PACKED_WORK: u128 = 1 << 43;
 
 /// A board of a q-state game: `rows x cols` cells with values `0..states`, row-major.
