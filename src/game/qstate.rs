@@ -516,7 +516,8 @@ pub(crate) enum Reduction {
 }
 
 /// True when every prime-power part of `q` is a prime below 256 (`q` square-free with small
-/// factors: 2, 3, 5, 6, 7, 10, 15, ...), so [`Reduction::Packed`] can reduce it.
+/// factors: 2, 3, 5, 6, 7, 10, 15, ...), so [`QSolver`] reduces it by packed elimination over
+/// each `GF(p)`.
 pub fn packed_applies(q: u64) -> bool {
     q >= 2 && factorize(q).iter().all(|&(p, r)| r == 1 && p < 256)
 }
