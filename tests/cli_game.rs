@@ -233,6 +233,72 @@ mod solve {
     }
 
     #[test]
+    fn q_state_torus_past_the_smith_limit_by_packed_elimination() {
+        // 40x40 on a torus: 3200 > 2048 cells + moves, and light chasing needs a plain board,
+        // so this is packed elimination over GF(3).
+        use tilecode::game::Game;
+        use tilecode::game::qstate::effect_q;
+        let args = ["lights-out:40x40", "--states", "3", "--torus"];
+        let out = tilecode()
+            .args(["random", "--seed", "4"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let board = String::from_utf8(out.stdout).unwrap();
+        let v = json(
+            &[&["solve"][..], &args[..1], &["-", "--json"], &args[1..]].concat(),
+            &board,
+        );
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["method"], "gauss");
+        let presses: Vec<u32> = v["presses"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c.to_digit(10).unwrap())
+            .collect();
+        let game = "lights-out:40x40"
+            .parse::<Game>()
+            .unwrap()
+            .with_torus(true)
+            .with_states(3);
+        let made = effect_q(&game, &presses);
+        let cells: Vec<u32> = board.chars().filter_map(|c| c.to_digit(10)).collect();
+        assert_eq!(cells.len(), 1600);
+        for (m, b) in made.cells().iter().zip(&cells) {
+            assert_eq!((m + b) % 3, 0);
+        }
+        // On a plain board `--shortest` needs the quiet patterns, so it takes the packed
+        // elimination rather than light chasing.
+        let out = tilecode()
+            .args(["random", "lights-out:40x40", "--states", "3", "--seed", "2"])
+            .output()
+            .unwrap();
+        let plain = String::from_utf8(out.stdout).unwrap();
+        let v = json(
+            &[
+                "solve",
+                "lights-out:40x40",
+                "-",
+                "--states",
+                "3",
+                "--shortest",
+                "--json",
+            ],
+            &plain,
+        );
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["method"], "gauss");
+        // A prime power keeps the Smith normal form's limit and says why.
+        usage_error(
+            &["solve", "lights-out:40x40", "-", "--states", "4", "--torus"],
+            &board,
+            "Q = 4 has the part 2^2, which needs the Smith normal form",
+        );
+    }
+
+    #[test]
     fn too_large_for_elimination() {
         tilecode()
             .args(["solve", "lights-out:200x200", "-", "--method", "gauss"])

@@ -15,7 +15,9 @@ use tilecode::game::chase::Chaser;
 use tilecode::game::decompose;
 use tilecode::game::qchase::{self, QChaser};
 use tilecode::game::qshortest::shortest_q;
-use tilecode::game::qstate::{MAX_Q_SIZE, QBoard, QSolver, effect_q, values_string};
+use tilecode::game::qstate::{
+    MAX_Q_SIZE, QBoard, QSolver, effect_q, packed_applies, values_string,
+};
 use tilecode::game::shortest::Progress;
 use tilecode::game::shortest::{self, Limits};
 use tilecode::game::squares::{squares_one_way, squares_two_way};
@@ -502,13 +504,20 @@ fn solve_q_state(
         );
     }
     let past_elimination = game.num_cells() + game.num_moves() > MAX_Q_SIZE;
+    // `--shortest` needs the quiet patterns, which packed elimination gives past the Smith
+    // normal form's limit.
+    let packed = packed_applies(game.states as u64);
     if method == Method::Chase
-        || (method == Method::Auto && past_elimination && qchase::applies(game))
+        || (method == Method::Auto
+            && past_elimination
+            && qchase::applies(game)
+            && !(want_shortest && packed))
     {
         if want_shortest {
             anyhow::bail!(
-                "--shortest with {} states needs the quiet patterns of the Smith normal form: \
-                 expected cells + moves <= {MAX_Q_SIZE}, found {}",
+                "--shortest with {} states needs the quiet patterns of an elimination: \
+                 expected cells + moves <= {MAX_Q_SIZE}, found {} (or a square-free number of \
+                 states, without --method chase)",
                 game.states,
                 game.num_cells() + game.num_moves()
             );

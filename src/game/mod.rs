@@ -5,6 +5,7 @@ mod board;
 pub mod chase;
 mod chebyshev;
 pub mod decompose;
+mod gfp;
 mod gray;
 pub mod hardest;
 pub mod pattern;

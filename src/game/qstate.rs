@@ -10,9 +10,15 @@
 //! replaces the paper's lifting with kernel search by an exact decision, and the local answers
 //! are recombined by CRT. For prime `Q` it is ordinary Gaussian elimination mod `Q`.
 //!
+//! When every part is a prime `p < 256` (`Q` square-free: 2, 3, 5, 6, 7, 10, ...), each part is
+//! reduced instead by the packed elimination over `GF(p)` of `game::gfp` (bytes, blocked,
+//! sparse-aware), much faster and up to [`MAX_PACKED_WORK`] rather than [`MAX_Q_SIZE`]; over a
+//! field the Smith form is just the rank.
+//!
 //! A board `b` is solved by presses `x` when `b + A x = 0 (mod Q)`.
 
 use super::board::{RowShape, states_hint};
+use super::gfp::Gfp;
 pub use super::solve::QuietPattern;
 use super::solve::Solve;
 use super::{Game, Pattern};
@@ -23,9 +29,17 @@ use num_traits::{One, Pow};
 use rand::Rng;
 use std::fmt;
 
-/// The largest game [`QSolver::new`] accepts: `cells + moves <= 2048` (square games up to
+/// The largest game [`QSolver::new`] reduces to Smith normal form, the reduction for a `Q`
+/// with a prime-power part (4, 8, 9, 12, ...): `cells + moves <= 2048` (square games up to
 /// 32 x 32; the reduction is cubic with modular arithmetic on every entry).
 pub const MAX_Q_SIZE: usize = 2048;
+
+/// The largest game [`QSolver::new`] reduces by packed elimination, for `Q` square-free with
+/// prime factors below 256 ([`packed_applies`]): `moves^2 x (cells + moves) <= 2^43`, the
+/// two-state solver's limit (square games up to 128 x 128). A stencil game's elimination stays
+/// sparse (lights-out 128 x 128 on a torus over `GF(3)` takes about 0.4 s); Alien Tiles fills
+/// in to a dense matrix and takes about 19 s and 270 MB at 128 x 128.
+pub const MAX_PACKED_WORK: u128 = 1 << 43;
 
 /// A board of a q-state game: `rows x cols` cells with values `0..states`, row-major.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -263,12 +277,23 @@ struct Local {
     pr: u64,
     /// The `p`-valuation `e_i` of each nonzero diagonal entry `D_ii = p^e_i` (`e_i < r`).
     exps: Vec<u32>,
-    /// `cells x cells`, row-major.
-    u: Vec<u64>,
-    /// `moves x moves`, row-major.
-    v: Vec<u64>,
     /// The CRT idempotent: `1 (mod p^r)`, `0 (mod Q / p^r)`.
     idem: u64,
+    form: Form,
+}
+
+/// How a local ring's matrix was reduced.
+#[derive(Clone, Debug)]
+enum Form {
+    /// The Smith normal form `U A V = D` with its transforms.
+    Smith {
+        /// `cells x cells`, row-major.
+        u: Vec<u64>,
+        /// `moves x moves`, row-major.
+        v: Vec<u64>,
+    },
+    /// Packed elimination over the field `GF(p)` (`r = 1`, `p < 256`).
+    Packed(Gfp),
 }
 
 impl Local {
@@ -299,9 +324,11 @@ impl Local {
             r,
             pr,
             exps: Vec::new(),
-            u: Vec::new(),
-            v: Vec::new(),
-            idem: 0,
+            idem: crt_idempotent(pr, q),
+            form: Form::Smith {
+                u: Vec::new(),
+                v: Vec::new(),
+            },
         };
         for k in 0..rr.min(cc) {
             // Full pivoting on the least valuation; a unit ends the search at once.
@@ -381,18 +408,36 @@ impl Local {
             }
             local.exps.push(e);
         }
-        local.idem = crt_idempotent(pr, q);
-        local.u = u;
-        local.v = v;
+        local.form = Form::Smith { u, v };
         local
+    }
+
+    /// The local part of a prime `p < 256` dividing `q` once, reduced by [`Gfp`].
+    fn packed(g: Gfp, p: u64, q: u64) -> Local {
+        Local {
+            p,
+            r: 1,
+            pr: p,
+            exps: vec![0; g.rank()],
+            idem: crt_idempotent(p, q),
+            form: Form::Packed(g),
+        }
     }
 
     /// Solves `A x = c (mod p^r)`, or returns a certificate row `w` (`w A = 0`, `w . c != 0`).
     fn solve(&self, c: &[u64], cells: usize, moves: usize) -> Result<Vec<u64>, Vec<u64>> {
+        let (u, v) = match &self.form {
+            Form::Smith { u, v } => (u, v),
+            Form::Packed(g) => {
+                let c: Vec<u8> = c.iter().map(|&x| x as u8).collect();
+                let wide = |x: Vec<u8>| x.into_iter().map(u64::from).collect();
+                return g.solve(&c).map(wide).map_err(wide);
+            }
+        };
         let pr = self.pr;
         let uc: Vec<u64> = (0..cells)
             .map(|i| {
-                let row = &self.u[i * cells..(i + 1) * cells];
+                let row = &u[i * cells..(i + 1) * cells];
                 (row.iter()
                     .zip(c)
                     .fold(0u128, |acc, (&a, &b)| acc + (a * b) as u128)
@@ -407,7 +452,7 @@ impl Local {
             let ok = ci == 0 || (e < self.r && self.valuation(ci) >= e);
             if !ok {
                 let mult = self.p.pow(self.r - e);
-                let w = self.u[i * cells..(i + 1) * cells]
+                let w = u[i * cells..(i + 1) * cells]
                     .iter()
                     .map(|&x| mulmod(x, mult, pr))
                     .collect();
@@ -419,7 +464,7 @@ impl Local {
         }
         let x = (0..moves)
             .map(|i| {
-                let row = &self.v[i * moves..(i + 1) * moves];
+                let row = &v[i * moves..(i + 1) * moves];
                 (row.iter()
                     .zip(&y)
                     .fold(0u128, |acc, (&a, &b)| acc + (a * b) as u128)
@@ -431,10 +476,20 @@ impl Local {
 
     /// Generators of the kernel of `A` over `Z/p^rZ`, with their additive orders.
     fn kernel(&self, moves: usize) -> Vec<(Vec<u64>, u64)> {
+        let v = match &self.form {
+            Form::Smith { v, .. } => v,
+            Form::Packed(g) => {
+                return g
+                    .kernel()
+                    .into_iter()
+                    .map(|x| (x.into_iter().map(u64::from).collect(), self.p))
+                    .collect();
+            }
+        };
         let s = self.exps.len();
         let col = |k: usize, mult: u64| -> Vec<u64> {
             (0..moves)
-                .map(|i| mulmod(self.v[i * moves + k], mult, self.pr))
+                .map(|i| mulmod(v[i * moves + k], mult, self.pr))
                 .collect()
         };
         let mut out = Vec::new();
@@ -450,9 +505,26 @@ impl Local {
     }
 }
 
-/// A linear system `A x = c` over `Z/QZ` (`rows x cols`), reduced once to Smith normal form
-/// per prime power: the arithmetic of [`QSolver`], also used on light chasing's constraint
-/// systems.
+/// Which reduction a [`ZqSystem`] applies to the parts of `Q`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reduction {
+    /// The Smith normal form over every `Z/p^rZ`: any `Q`, up to [`MAX_Q_SIZE`].
+    Smith,
+    /// Packed elimination over `GF(p)` for every prime part ([`packed_applies`]), up to
+    /// [`MAX_PACKED_WORK`].
+    Packed,
+}
+
+/// True when every prime-power part of `q` is a prime below 256 (`q` square-free with small
+/// factors: 2, 3, 5, 6, 7, 10, 15, ...), so [`QSolver`] reduces it by packed elimination over
+/// each `GF(p)`.
+pub fn packed_applies(q: u64) -> bool {
+    q >= 2 && factorize(q).iter().all(|&(p, r)| r == 1 && p < 256)
+}
+
+/// A linear system `A x = c` over `Z/QZ` (`rows x cols`), reduced once per prime power (to
+/// Smith normal form, or by packed elimination over `GF(p)` for a prime part): the arithmetic
+/// of [`QSolver`], also used on light chasing's constraint systems.
 #[derive(Clone, Debug)]
 pub(crate) struct ZqSystem {
     q: u64,
@@ -471,6 +543,39 @@ impl ZqSystem {
                 let local = a.iter().map(|&v| v % pr).collect();
                 Local::reduce(local, rows, cols, p, r, q)
             })
+            .collect();
+        ZqSystem {
+            q,
+            rows,
+            cols,
+            locals,
+        }
+    }
+
+    /// The system whose column `j` has a 1 in each row `column(j)` lists, reduced by `how`.
+    ///
+    /// # Panics
+    /// With [`Reduction::Packed`] when `!packed_applies(q)`.
+    pub(crate) fn from_columns(
+        rows: usize,
+        cols: usize,
+        q: u64,
+        column: impl Fn(usize) -> Vec<usize>,
+        how: Reduction,
+    ) -> ZqSystem {
+        if how == Reduction::Smith {
+            let mut a = vec![0u64; rows * cols];
+            for j in 0..cols {
+                for i in column(j) {
+                    a[i * cols + j] = (a[i * cols + j] + 1) % q;
+                }
+            }
+            return ZqSystem::new(a, rows, cols, q);
+        }
+        assert!(packed_applies(q), "packed elimination over Z/{q}Z");
+        let locals = factorize(q)
+            .into_iter()
+            .map(|(p, _)| Local::packed(Gfp::from_columns(rows, cols, p as u8, &column), p, q))
             .collect();
         ZqSystem {
             q,
@@ -567,9 +672,23 @@ pub struct QSolver {
 impl QSolver {
     /// Reduces the move matrix of `game` over `Z/QZ`, `Q = game.states`.
     ///
+    /// Packed elimination over `GF(p)` when [`packed_applies`] to `Q`, the Smith normal form
+    /// otherwise.
+    ///
     /// # Errors
-    /// [`Error::Spec`] when `Q < 2`; [`Error::Limit`] past [`MAX_Q_SIZE`].
+    /// [`Error::Spec`] when `Q < 2`; [`Error::Limit`] past [`MAX_PACKED_WORK`] (packed) or
+    /// [`MAX_Q_SIZE`] (Smith normal form).
     pub fn new(game: &Game) -> Result<Self> {
+        let how = if packed_applies(game.states as u64) {
+            Reduction::Packed
+        } else {
+            Reduction::Smith
+        };
+        QSolver::with_reduction(game, how)
+    }
+
+    /// [`QSolver::new`] with the reduction chosen by the caller.
+    pub(crate) fn with_reduction(game: &Game, how: Reduction) -> Result<Self> {
         let q = game.states as u64;
         if q < 2 {
             return Err(Error::spec(
@@ -578,25 +697,52 @@ impl QSolver {
             ));
         }
         let (cells, moves) = (game.num_cells(), game.num_moves());
-        if cells + moves > MAX_Q_SIZE {
+        let what = || format!("solving {} over Z/{q}Z", game.spec());
+        let work = (moves as u128).pow(2) * (cells as u128 + moves as u128);
+        if how == Reduction::Packed && work > MAX_PACKED_WORK {
             return Err(Error::Limit {
-                what: format!("solving {} over Z/{q}Z", game.spec()),
+                what: what(),
                 reason: format!(
-                    "expected cells + moves <= {MAX_Q_SIZE} for a q-state game, found {}",
+                    "expected moves^2 x (cells + moves) <= 2^43 for packed elimination, found \
+                     {work}; square games are limited to 128x128"
+                ),
+            });
+        }
+        if how == Reduction::Smith && cells + moves > MAX_Q_SIZE {
+            let why = if packed_applies(q) {
+                String::new()
+            } else {
+                let parts: Vec<String> = factorize(q)
+                    .iter()
+                    .filter(|&&(p, r)| r > 1 || p >= 256)
+                    .map(|&(p, r)| {
+                        if r > 1 {
+                            format!("{p}^{r}")
+                        } else {
+                            p.to_string()
+                        }
+                    })
+                    .collect();
+                format!(
+                    " (Q = {q} has the part {}, which needs the Smith normal form; square-free \
+                     Q with prime factors below 256, such as 2, 3, 5, 6, 7, 10, are solved by \
+                     packed elimination up to 128x128)",
+                    parts.join(", ")
+                )
+            };
+            return Err(Error::Limit {
+                what: what(),
+                reason: format!(
+                    "expected cells + moves <= {MAX_Q_SIZE} for a q-state game, found {}{why}",
                     cells + moves
                 ),
             });
         }
-        let mut a = vec![0u64; cells * moves];
-        for mv in 0..moves {
-            for c in game.move_cells(mv) {
-                a[c * moves + mv] = 1;
-            }
-        }
+        let column = |mv| game.move_cells(mv);
         Ok(QSolver {
             game: game.clone(),
             q,
-            sys: ZqSystem::new(a, cells, moves, q),
+            sys: ZqSystem::from_columns(cells, moves, q, column, how),
         })
     }
 
