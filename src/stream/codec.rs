@@ -186,11 +186,17 @@ fn block_words(words: usize) -> usize {
 
 /// Calls `$codec.$f::<B>(args)` with `B` the lane block width of the layout's rows
 /// ([`block_words`]); when the CPU has AVX2, through `$wide`, the same method compiled for
-/// AVX2 (made by [`avx2_entries`]).
+/// AVX2 (made by [`avx2_entries`]), except for single-word blocks when `$one` is false (the
+/// decoder: with one word per row, AVX2 code generation made it slower, 0.26x memcpy against
+/// 0.16x for alien:5x5 at `D = 64`, docs/benchmarks.md).
 macro_rules! by_width {
-    ($codec:ident . $f:ident | $wide:ident ( $($a:expr),* )) => {{
+    ($codec:ident . $f:ident | $wide:ident, $one:expr, ( $($a:expr),* )) => {{
         let codec = $codec;
-        match (codec.avx2, block_words(codec.layout.row_bytes / 8)) {
+        let avx2 = match block_words(codec.layout.row_bytes / 8) {
+            1 if !$one => None,
+            _ => codec.avx2,
+        };
+        match (avx2, block_words(codec.layout.row_bytes / 8)) {
             // SAFETY: the `Avx2` evidence shows that the CPU has AVX2.
             (Some(_), 8) => unsafe { codec.$wide::<8>($($a),*) },
             (Some(_), 4) => unsafe { codec.$wide::<4>($($a),*) },
@@ -412,7 +418,7 @@ impl Codec {
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
     /// of groups.
     pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
-        by_width!(self.encode_groups_b | encode_groups_avx2(data, out))
+        by_width!(self.encode_groups_b | encode_groups_avx2, true, (data, out))
     }
 
     #[inline(always)]
@@ -428,7 +434,11 @@ impl Codec {
     /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
     /// returns its CRC-32C.
     pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
-        by_width!(self.encode_chunk_b | encode_chunk_avx2(data, index, out))
+        by_width!(
+            self.encode_chunk_b | encode_chunk_avx2,
+            true,
+            (data, index, out)
+        )
     }
 
     #[inline(always)]
@@ -576,7 +586,11 @@ impl Codec {
     /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
     /// `out`, correcting it there. Groups are numbered from `stats.codewords / D`.
     pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
-        by_width!(self.decode_groups_b | decode_groups_avx2(enc, out, stats))
+        by_width!(
+            self.decode_groups_b | decode_groups_avx2,
+            false,
+            (enc, out, stats)
+        )
     }
 
     #[inline(always)]
@@ -733,8 +747,11 @@ impl Codec {
         head: &mut [u8],
         rest: &mut [u8],
     ) -> ([u32; 3], usize, ChunkStats) {
-        let (c, third, mut stats) =
-            by_width!(self.decode_chunk_b | decode_chunk_avx2(enc, len, head, rest));
+        let (c, third, mut stats) = by_width!(
+            self.decode_chunk_b | decode_chunk_avx2,
+            false,
+            (enc, len, head, rest)
+        );
         // Groups were decoded a third of the chunk apart: put their lane masks in order.
         stats.bad_lanes.sort_by_key(|(g, _)| *g);
         (c, third, stats)
