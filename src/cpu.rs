@@ -62,6 +62,24 @@ pub fn features() -> &'static Features {
     FEATURES.get_or_init(Features::detect)
 }
 
+/// Evidence that the CPU has AVX2, taken from [`features`] (the only way to build one).
+///
+/// It lets portable code be compiled a second time for AVX2: a generic kernel written once, in
+/// plain Rust and marked `#[inline(always)]` down to its loops, is inlined into a
+/// `#[target_feature(enable = "avx2")]` entry point and vectorised with 256-bit registers
+/// there, while the same source called directly stays portable. The entry point is `unsafe`,
+/// and this evidence is what makes its call sound. That is how the stream's generic group
+/// kernels get their AVX2 build.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// The evidence when the CPU has AVX2.
+    pub fn detect() -> Option<Avx2> {
+        (cfg!(target_arch = "x86_64") && features().avx2).then_some(Avx2(()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -484,14 +484,14 @@ impl Kernel {
 
     /// The parity rows of one lane block. `rows` holds the block's `k` data rows, `8 B`
     /// bytes each, one after the other; parity row `q` goes to `out[q]`.
-    #[inline]
+    #[inline(always)]
     pub fn parity<const B: usize>(&self, rows: &[u8], out: &mut [V<B>], scratch: &mut [V<B>]) {
         self.parity_copy::<B, false>(rows, &mut [], out, scratch);
     }
 
     /// [`Kernel::parity`] that also copies `rows` to `copy` (of the same length) as it reads
     /// them, so that the encoder and the decoder move each data word once.
-    #[inline]
+    #[inline(always)]
     pub fn parity_copy<const B: usize, const COPY: bool>(
         &self,
         rows: &[u8],
@@ -687,31 +687,39 @@ fn grid_fixed<const B: usize, const C: usize, const COPY: bool>(
 ) {
     let src = src.as_chunks::<C>().0;
     let mut cc = [V::<B>::zero(); C];
-    let mut row = |ri: &mut V<B>, s: &[Block<B>; C], d: Option<&mut [Block<B>; C]>| {
-        let mut acc = V::zero();
-        let x: [V<B>; C] = std::array::from_fn(|j| V::from_block(&s[j]));
-        if let Some(d) = d {
-            *d = x.map(V::to_block);
-        }
-        for (cj, x) in cc.iter_mut().zip(x) {
-            acc ^= x;
-            *cj ^= x;
-        }
-        *ri ^= acc;
-    };
     if COPY {
         let dst = dst.as_chunks_mut::<C>().0;
         for ((ri, s), d) in r.iter_mut().zip(src).zip(dst) {
-            row(ri, s, Some(d));
+            *ri ^= grid_row(&mut cc, s, Some(d));
         }
     } else {
         for (ri, s) in r.iter_mut().zip(src) {
-            row(ri, s, None);
+            *ri ^= grid_row(&mut cc, s, None);
         }
     }
     for (cj, x) in c.iter_mut().zip(cc) {
         *cj ^= x;
     }
+}
+
+/// One row of [`grid_fixed`]: adds each of its `C` cells to its column parity in `cc`,
+/// copies them to `d` if given, and returns their sum (the row's parity).
+#[inline(always)]
+fn grid_row<const B: usize, const C: usize>(
+    cc: &mut [V<B>; C],
+    s: &[Block<B>; C],
+    mut d: Option<&mut [Block<B>; C]>,
+) -> V<B> {
+    let mut acc = V::zero();
+    for j in 0..C {
+        let x = V::from_block(&s[j]);
+        if let Some(d) = d.as_deref_mut() {
+            d[j] = x.to_block();
+        }
+        acc ^= x;
+        cc[j] ^= x;
+    }
+    acc
 }
 
 /// One grid row of a Hamming code with data rows at columns `O..O + L`: adds each row to
