@@ -64,12 +64,8 @@ pub fn features() -> &'static Features {
 
 /// Evidence that the CPU has AVX2, taken from [`features`] (the only way to build one).
 ///
-/// It lets portable code be compiled a second time for AVX2: a generic kernel written once, in
-/// plain Rust and marked `#[inline(always)]` down to its loops, is inlined into a
-/// `#[target_feature(enable = "avx2")]` entry point and vectorised with 256-bit registers
-/// there, while the same source called directly stays portable. The entry point is `unsafe`,
-/// and this evidence is what makes its call sound. That is how the stream's generic group
-/// kernels get their AVX2 build.
+/// It lets portable code be compiled a second time for AVX2 (`avx2_twins!`): the `unsafe`
+/// call of the AVX2 build is sound because this evidence exists.
 #[derive(Clone, Copy, Debug)]
 pub struct Avx2(());
 
@@ -79,6 +75,44 @@ impl Avx2 {
         (cfg!(target_arch = "x86_64") && features().avx2).then_some(Avx2(()))
     }
 }
+
+/// Kernels written once in portable Rust and run compiled for AVX2 where the CPU has it.
+///
+/// For each `fn name<const ...>(args) -> R = body;` it defines `name(avx2, args) -> R`, with
+/// `avx2: Option<Avx2>`: with the evidence it calls `body` through a
+/// `#[target_feature(enable = "avx2")]` twin, so that `body` (marked `#[inline(always)]` down
+/// to its loops) is inlined there and vectorised with 256-bit registers; without it, `body` as
+/// it is. Keep the twins at the level of a kernel call (a row operation, one group's parity),
+/// not of whole chunk drivers: every twin is a second full optimisation of everything inlined
+/// into it, and build time grows with it.
+macro_rules! avx2_twins {
+    ($(
+        $(#[$meta:meta])*
+        $vis:vis fn $name:ident $(<$(const $g:ident: $gt:ty),*>)?
+            ($($a:ident: $t:ty),* $(,)?) $(-> $r:ty)? = $($body:ident)::+;
+    )*) => {$(
+        $(#[$meta])*
+        $vis fn $name $(<$(const $g: $gt),*>)? (
+            avx2: Option<$crate::cpu::Avx2>,
+            $($a: $t),*
+        ) $(-> $r)? {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                fn wide $(<$(const $g: $gt),*>)? ($($a: $t),*) $(-> $r)? {
+                    $($body)::+ $(::<$($g),*>)? ($($a),*)
+                }
+                if avx2.is_some() {
+                    // SAFETY: the `Avx2` evidence shows that the CPU has AVX2.
+                    return unsafe { wide $(::<$($g),*>)? ($($a),*) };
+                }
+            }
+            let _ = avx2;
+            $($body)::+ $(::<$($g),*>)? ($($a),*)
+        }
+    )*};
+}
+pub(crate) use avx2_twins;
 
 #[cfg(test)]
 mod tests {

@@ -156,7 +156,7 @@ pub fn row_positions(code: &dyn BlockCode) -> Vec<u32> {
 
 /// The `k` data rows of one lane block as contiguous rows of `8 B` bytes: the group payload
 /// itself when a row is one block, else gathered into `buf`.
-#[inline(always)]
+#[inline]
 fn block_rows<'a, const B: usize>(
     data: &'a [u8],
     k: usize,
@@ -185,56 +185,17 @@ fn block_words(words: usize) -> usize {
 }
 
 /// Calls `$codec.$f::<B>(args)` with `B` the lane block width of the layout's rows
-/// ([`block_words`]); when the CPU has AVX2, through `$wide`, the same method compiled for
-/// AVX2 (made by [`avx2_entries`]), except for single-word blocks when `$one` is false (the
-/// decoder: with one word per row, AVX2 code generation made it slower, 0.26x memcpy against
-/// 0.16x for alien:5x5 at `D = 64`, docs/benchmarks.md).
+/// ([`block_words`]).
 macro_rules! by_width {
-    ($codec:ident . $f:ident | $wide:ident, $one:expr, ( $($a:expr),* )) => {{
+    ($codec:ident . $f:ident ( $($a:expr),* )) => {{
         let codec = $codec;
-        let avx2 = match block_words(codec.layout.row_bytes / 8) {
-            1 if !$one => None,
-            _ => codec.avx2,
-        };
-        match (avx2, block_words(codec.layout.row_bytes / 8)) {
-            // SAFETY: the `Avx2` evidence shows that the CPU has AVX2.
-            (Some(_), 8) => unsafe { codec.$wide::<8>($($a),*) },
-            (Some(_), 4) => unsafe { codec.$wide::<4>($($a),*) },
-            (Some(_), 2) => unsafe { codec.$wide::<2>($($a),*) },
-            (Some(_), _) => unsafe { codec.$wide::<1>($($a),*) },
-            (None, 8) => codec.$f::<8>($($a),*),
-            (None, 4) => codec.$f::<4>($($a),*),
-            (None, 2) => codec.$f::<2>($($a),*),
-            (None, _) => codec.$f::<1>($($a),*),
+        match block_words(codec.layout.row_bytes / 8) {
+            8 => codec.$f::<8>($($a),*),
+            4 => codec.$f::<4>($($a),*),
+            2 => codec.$f::<2>($($a),*),
+            _ => codec.$f::<1>($($a),*),
         }
     }};
-}
-
-/// For each `wide => inner(args) -> R`, a method `wide::<B>` that runs `inner::<B>` compiled
-/// for AVX2: `inner` and the generic kernels under it are `#[inline(always)]`, so they are
-/// vectorised with 256-bit registers inside it (see [`Avx2`]).
-macro_rules! avx2_entries {
-    ($($wide:ident => $inner:ident ( $($a:ident : $t:ty),* ) -> $r:ty;)*) => {
-        impl Codec {
-            $(
-                /// The AVX2 build of the method of the same name without `_avx2`.
-                ///
-                /// # Safety
-                /// The CPU has AVX2 (the codec's `Avx2` evidence).
-                #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
-                unsafe fn $wide<const B: usize>(&self, $($a: $t),*) -> $r {
-                    self.$inner::<B>($($a),*)
-                }
-            )*
-        }
-    };
-}
-
-avx2_entries! {
-    encode_groups_avx2 => encode_groups_b(data: &[u8], out: &mut [u8]) -> ();
-    encode_chunk_avx2 => encode_chunk_b(data: &[u8], index: u64, out: &mut [u8]) -> u32;
-    decode_groups_avx2 => decode_groups_b(enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) -> ();
-    decode_chunk_avx2 => decode_chunk_b(enc: &[u8], len: usize, out: &mut [u8], rest: &mut [u8]) -> ([u32; 3], usize, ChunkStats);
 }
 
 impl Codec {
@@ -294,7 +255,7 @@ impl Codec {
         for row in 0..n {
             let key: u64 = if row < k {
                 data[row * 8] = 1;
-                self.kernel.parity(&data, &mut par, &mut scratch);
+                self.kernel.parity(None, &data, &mut par, &mut scratch);
                 data[row * 8] = 0;
                 par.iter()
                     .enumerate()
@@ -381,7 +342,7 @@ impl Codec {
     }
 
     /// Encodes one group: the payload `g` (`group_data` bytes) into `o` (`group_bytes`).
-    #[inline(always)]
+    #[inline]
     fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
         let l = &self.layout;
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
@@ -398,8 +359,13 @@ impl Codec {
         }
         if rb == 8 * B {
             // One lane block per row: the kernel copies the data rows as it reads them.
-            self.kernel
-                .parity_copy::<B, true>(&g[..gd], odata, &mut s.par, &mut s.kernel);
+            self.kernel.parity_copy::<B, true>(
+                self.avx2,
+                &g[..gd],
+                odata,
+                &mut s.par,
+                &mut s.kernel,
+            );
             for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
                 v.store(dst);
             }
@@ -407,7 +373,8 @@ impl Codec {
         }
         for off in (0..rb).step_by(8 * B) {
             let rows = block_rows::<B>(g, k, rb, off, &mut s.gather);
-            self.kernel.parity(rows, &mut s.par, &mut s.kernel);
+            self.kernel
+                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
             for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
                 v.store(&mut dst[off..]);
             }
@@ -418,30 +385,39 @@ impl Codec {
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
     /// of groups.
     pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
-        by_width!(self.encode_groups_b | encode_groups_avx2, true, (data, out))
+        by_width!(self.encode_groups_b(data, out))
     }
 
-    #[inline(always)]
     fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut [u8]) {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         debug_assert_eq!(data.len() / gd * gb, out.len());
         let mut s = self.scratch::<B>();
+        self.encode_run(data, out, &mut s);
+    }
+
+    /// Encodes consecutive whole groups: through [`Kernel::encode_run`] when their rows are
+    /// one lane block and no single-word fast path applies, else group by group.
+    #[inline]
+    fn encode_run<const B: usize>(&self, data: &[u8], out: &mut [u8], s: &mut Scratch<B>) {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        if l.row_bytes == 8 * B && self.fast.is_none() {
+            let (par, scratch) = (&mut s.par, &mut s.kernel);
+            return self
+                .kernel
+                .encode_run::<B>(self.avx2, data, out, gd, gb, par, scratch);
+        }
         for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
-            self.encode_group(g, o, &mut s);
+            self.encode_group(g, o, s);
         }
     }
 
     /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
     /// returns its CRC-32C.
     pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
-        by_width!(
-            self.encode_chunk_b | encode_chunk_avx2,
-            true,
-            (data, index, out)
-        )
+        by_width!(self.encode_chunk_b(data, index, out))
     }
 
-    #[inline(always)]
     fn encode_chunk_b<const B: usize>(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let groups = self.layout.groups_for(data.len());
@@ -493,9 +469,10 @@ impl Codec {
                 // batches (each contiguous), so that the calls are not per group.
                 for i in (0..third).step_by(batch) {
                     let n = batch.min(third - i);
-                    for j in (0..3).flat_map(|q| q * third + i..q * third + i + n) {
-                        let g = &data[j * gd..(j + 1) * gd];
-                        self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
+                    for q in 0..3 {
+                        let j = q * third + i;
+                        let g = &data[j * gd..(j + n) * gd];
+                        self.encode_run(g, &mut out[j * gb..(j + n) * gb], &mut s);
                     }
                     let r = |q: usize| &data[(q * third + i) * gd..(q * third + i + n) * gd];
                     c = crc::append3(self.sse42, c, r(0), r(1), r(2));
@@ -531,7 +508,7 @@ impl Codec {
 
     /// Decodes one group `genc` (group number `group` of its chunk) into its payload `o`,
     /// correcting it there.
-    #[inline(always)]
+    #[inline]
     fn decode_group<const B: usize>(
         &self,
         genc: &[u8],
@@ -562,14 +539,17 @@ impl Codec {
         if !single {
             o.copy_from_slice(edata);
         }
+        // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
+        // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
+        let avx2 = self.avx2.filter(|_| B > 1);
         for off in (0..rb).step_by(8 * B) {
             if single {
                 // One lane block per row: the kernel copies the data rows as it reads them.
                 self.kernel
-                    .parity_copy::<B, true>(edata, o, &mut s.par, &mut s.kernel);
+                    .parity_copy::<B, true>(avx2, edata, o, &mut s.par, &mut s.kernel);
             } else {
                 let rows = block_rows::<B>(edata, k, rb, off, &mut s.gather);
-                self.kernel.parity(rows, &mut s.par, &mut s.kernel);
+                self.kernel.parity(avx2, rows, &mut s.par, &mut s.kernel);
             }
             let mut nz = V::<B>::zero();
             for (sy, prow) in s.par.iter_mut().zip(epar.chunks_exact(rb)) {
@@ -586,26 +566,60 @@ impl Codec {
     /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
     /// `out`, correcting it there. Groups are numbered from `stats.codewords / D`.
     pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
-        by_width!(
-            self.decode_groups_b | decode_groups_avx2,
-            false,
-            (enc, out, stats)
-        )
+        by_width!(self.decode_groups_b(enc, out, stats))
     }
 
-    #[inline(always)]
     fn decode_groups_b<const B: usize>(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
         debug_assert_eq!(enc.len() / gb * gd, out.len());
         let mut s = self.scratch::<B>();
         let first = stats.codewords as usize / l.interleave;
-        for (g, (genc, o)) in enc
-            .chunks_exact(gb)
-            .zip(out.chunks_exact_mut(gd))
-            .enumerate()
-        {
-            self.decode_group(genc, o, first + g, &mut s, stats);
+        self.decode_run(enc, out, first, &mut s, stats);
+    }
+
+    /// Decodes consecutive whole groups, the first numbered `first`: the clean ones through
+    /// [`Kernel::clean_run`] when their rows are one lane block and no single-word fast path
+    /// applies, else group by group.
+    #[inline]
+    fn decode_run<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut [u8],
+        first: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        let groups = enc.len() / gb;
+        if l.row_bytes != 8 * B || self.fast.is_some() {
+            let runs = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
+            for (g, (genc, o)) in runs.enumerate() {
+                self.decode_group(genc, o, first + g, s, stats);
+            }
+            return;
+        }
+        // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
+        // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
+        let avx2 = self.avx2.filter(|_| B > 1);
+        let mut at = 0;
+        while at < groups {
+            let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
+            let (syn, scratch) = (&mut s.par, &mut s.kernel);
+            let clean = self.kernel.clean_run::<B>(avx2, e, o, gd, gb, syn, scratch);
+            stats.codewords += (clean * l.interleave) as u64;
+            at += clean;
+            if at == groups {
+                break;
+            }
+            // Group `at`: its data rows are copied and its syndrome is in `s.par`.
+            stats.codewords += l.interleave as u64;
+            let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
+            let genc = &enc[at * gb..(at + 1) * gb];
+            let o = &mut out[at * gd..(at + 1) * gd];
+            self.fix_block(genc, o, 0, &s.par, nz, first + at, stats, &mut 0);
+            at += 1;
         }
     }
 
@@ -747,11 +761,7 @@ impl Codec {
         head: &mut [u8],
         rest: &mut [u8],
     ) -> ([u32; 3], usize, ChunkStats) {
-        let (c, third, mut stats) = by_width!(
-            self.decode_chunk_b | decode_chunk_avx2,
-            false,
-            (enc, len, head, rest)
-        );
+        let (c, third, mut stats) = by_width!(self.decode_chunk_b(enc, len, head, rest));
         // Groups were decoded a third of the chunk apart: put their lane masks in order.
         stats.bad_lanes.sort_by_key(|(g, _)| *g);
         (c, third, stats)
@@ -848,9 +858,7 @@ impl Codec {
         reg
     }
 
-    /// Byte ranges (within the chunk payload, clipped to `len`) holding bits of the given lanes.
     /// Decodes the groups of one chunk and returns the CRC-32C of its first `len` bytes.
-    #[inline(always)]
     fn decode_chunk_b<const B: usize>(
         &self,
         enc: &[u8],
@@ -921,10 +929,11 @@ impl Codec {
                     continue;
                 }
                 let n = batch.min(third - i);
-                for j in (0..3).flat_map(|q| q * third + i..q * third + i + n) {
-                    let genc = &enc[j * gb..(j + 1) * gb];
-                    let o = &mut out[j * gd..(j + 1) * gd];
-                    self.decode_group(genc, o, j, &mut s, &mut stats);
+                for q in 0..3 {
+                    let j = q * third + i;
+                    let genc = &enc[j * gb..(j + n) * gb];
+                    let o = &mut out[j * gd..(j + n) * gd];
+                    self.decode_run(genc, o, j, &mut s, &mut stats);
                 }
                 let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
                 c = crc::append3(self.sse42, c, r(0), r(1), r(2));
@@ -1924,7 +1933,7 @@ mod micro {
                     let g = std::hint::black_box(g);
                     codec
                         .kernel
-                        .parity_copy::<1, true>(g, &mut odata, &mut par, &mut scr);
+                        .parity_copy::<1, true>(None, g, &mut odata, &mut par, &mut scr);
                     sink ^= par[0].0[0];
                 }
             });

@@ -16,6 +16,7 @@
 //! ([`Kernel::group64_crc3`]), so that the CRC instructions run beside the vector work.
 
 use crate::code::{BlockCode, Spec};
+use crate::cpu::{self, Avx2};
 use crate::game::alien::Shape;
 use std::ops::{BitOr, BitXor, BitXorAssign};
 
@@ -483,16 +484,118 @@ impl Kernel {
     }
 
     /// The parity rows of one lane block. `rows` holds the block's `k` data rows, `8 B`
-    /// bytes each, one after the other; parity row `q` goes to `out[q]`.
-    #[inline(always)]
-    pub fn parity<const B: usize>(&self, rows: &[u8], out: &mut [V<B>], scratch: &mut [V<B>]) {
-        self.parity_copy::<B, false>(rows, &mut [], out, scratch);
+    /// bytes each, one after the other; parity row `q` goes to `out[q]`. With the `avx2`
+    /// evidence the kernel runs compiled for AVX2.
+    pub fn parity<const B: usize>(
+        &self,
+        avx2: Option<Avx2>,
+        rows: &[u8],
+        out: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) {
+        parity_block::<B, false>(avx2, self, rows, &mut [], out, scratch);
     }
 
     /// [`Kernel::parity`] that also copies `rows` to `copy` (of the same length) as it reads
     /// them, so that the encoder and the decoder move each data word once.
-    #[inline(always)]
     pub fn parity_copy<const B: usize, const COPY: bool>(
+        &self,
+        avx2: Option<Avx2>,
+        rows: &[u8],
+        copy: &mut [u8],
+        out: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) {
+        parity_block::<B, COPY>(avx2, self, rows, copy, out, scratch);
+    }
+
+    /// Encodes a run of groups whose rows are one lane block each (`8 B` bytes): each group's
+    /// `gd` bytes of data rows in `data` are copied to the start of its `gb` bytes in `out`,
+    /// its parity rows written after them. One call for many small groups, so that the
+    /// kernel's setup is not paid per group.
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_run<const B: usize>(
+        &self,
+        avx2: Option<Avx2>,
+        data: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        par: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) {
+        encode_run_block::<B>(avx2, self, data, out, gd, gb, par, scratch);
+    }
+
+    /// The clean start of a run of received groups (layout as in [`Kernel::encode_run`]):
+    /// copies each group's data rows to its `gd` bytes of `out` and computes its syndrome,
+    /// until a group has a nonzero one. Returns the number of clean groups before it (all of
+    /// them when the run is clean); the first damaged group's syndrome is left in `syn`, its
+    /// data rows copied.
+    #[allow(clippy::too_many_arguments)]
+    pub fn clean_run<const B: usize>(
+        &self,
+        avx2: Option<Avx2>,
+        enc: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        syn: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) -> usize {
+        clean_run_block::<B>(avx2, self, enc, out, gd, gb, syn, scratch)
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_run_body<const B: usize>(
+        &self,
+        data: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        par: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) {
+        for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+            let (od, op) = o.split_at_mut(gd);
+            self.parity_body::<B, true>(g, od, par, scratch);
+            for (v, dst) in par.iter().zip(op.chunks_exact_mut(8 * B)) {
+                v.store(dst);
+            }
+        }
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn clean_run_body<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        syn: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) -> usize {
+        let groups = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
+        for (i, (e, o)) in groups.enumerate() {
+            let (ed, ep) = e.split_at(gd);
+            self.parity_body::<B, true>(ed, o, syn, scratch);
+            let mut nz = V::<B>::zero();
+            for (sy, prow) in syn.iter_mut().zip(ep.chunks_exact(8 * B)) {
+                *sy ^= V::load(prow);
+                nz = nz | *sy;
+            }
+            if !nz.is_zero() {
+                return i;
+            }
+        }
+        enc.len() / gb
+    }
+
+    /// The portable source of [`Kernel::parity_copy`], inlined into its two builds.
+    #[inline(always)]
+    fn parity_body<const B: usize, const COPY: bool>(
         &self,
         rows: &[u8],
         copy: &mut [u8],
@@ -610,6 +713,41 @@ impl Kernel {
             rows.dst.copy_from_slice(rows.src);
         }
     }
+}
+
+cpu::avx2_twins! {
+    /// [`Kernel::parity_copy`], portable or compiled for AVX2.
+    fn parity_block<const B: usize, const COPY: bool>(
+        k: &Kernel,
+        rows: &[u8],
+        copy: &mut [u8],
+        out: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) = Kernel::parity_body;
+
+    /// [`Kernel::encode_run`], portable or compiled for AVX2.
+    #[allow(clippy::too_many_arguments)]
+    fn encode_run_block<const B: usize>(
+        k: &Kernel,
+        data: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        par: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) = Kernel::encode_run_body;
+
+    /// [`Kernel::clean_run`], portable or compiled for AVX2.
+    #[allow(clippy::too_many_arguments)]
+    fn clean_run_block<const B: usize>(
+        k: &Kernel,
+        enc: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        syn: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) -> usize = Kernel::clean_run_body;
 }
 
 /// One lane block: `B` little-endian words.
@@ -1430,7 +1568,7 @@ mod tests {
                 let mut want = vec![V::<1>::zero(); r];
                 let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
                 let mut want_copy = vec![0u8; 8 * k];
-                kernel.parity_copy::<1, true>(&rows, &mut want_copy, &mut want, &mut scratch);
+                kernel.parity_copy::<1, true>(None, &rows, &mut want_copy, &mut want, &mut scratch);
                 let want: Vec<u64> = want.iter().map(|v| v.0[0]).collect();
                 assert_eq!(par, want, "{spec}");
                 assert_eq!(bare, want, "{spec}");

@@ -1,8 +1,8 @@
 //! The row kernels of the packed elimination: Barrett reduction modulo a prime `p < 256` and
-//! the byte and 16-bit loops over rows, each compiled plainly and with AVX2, the copy chosen
-//! once by [`crate::cpu::features`].
+//! the byte and 16-bit loops over rows, each compiled plainly and with AVX2
+//! ([`crate::cpu::avx2_twins!`]), the copy chosen once.
 
-use crate::cpu;
+use crate::cpu::{self, Avx2};
 
 /// Reduction of 16-bit values modulo a prime `p < 256`.
 #[derive(Clone, Copy, Debug)]
@@ -50,24 +50,12 @@ fn axpy_body(d: &mut [u8], s: &[u8], g: u8, md: Modulus) {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn axpy_avx2(d: &mut [u8], s: &[u8], g: u8, md: Modulus) {
-    axpy_body(d, s, g, md)
-}
-
 /// `acc += g * s` in 16-bit lanes (no reduction).
 #[inline(always)]
 fn madd16_body(acc: &mut [u16], s: &[u8], g: u8) {
     for (x, &y) in acc.iter_mut().zip(s) {
         *x += g as u16 * y as u16;
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn madd16_avx2(acc: &mut [u16], s: &[u8], g: u8) {
-    madd16_body(acc, s, g)
 }
 
 /// `d = acc mod p`.
@@ -78,24 +66,12 @@ fn store16_body(d: &mut [u8], acc: &[u16], md: Modulus) {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn store16_avx2(d: &mut [u8], acc: &[u16], md: Modulus) {
-    store16_body(d, acc, md)
-}
-
 /// `d += s` bytewise (wrapping; the caller keeps the sums below 256).
 #[inline(always)]
 fn add8_body(d: &mut [u8], s: &[u8]) {
     for (x, &y) in d.iter_mut().zip(s) {
         *x = x.wrapping_add(y);
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn add8_avx2(d: &mut [u8], s: &[u8]) {
-    add8_body(d, s)
 }
 
 /// `d += s0 + s1 + s2 + s3` bytewise (wrapping), loading and storing `d` once.
@@ -112,24 +88,12 @@ fn add8x4_body(d: &mut [u8], s: [&[u8]; 4]) {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn add8x4_avx2(d: &mut [u8], s: [&[u8]; 4]) {
-    add8x4_body(d, s)
-}
-
 /// `d = d mod p` bytewise.
 #[inline(always)]
 fn reduce8_body(d: &mut [u8], md: Modulus) {
     for x in d.iter_mut() {
         *x = md.reduce8(*x);
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn reduce8_avx2(d: &mut [u8], md: Modulus) {
-    reduce8_body(d, md)
 }
 
 /// `sum d_j s_j (mod p)`.
@@ -144,24 +108,28 @@ fn dot_body(d: &[u8], s: &[u8], p: u8) -> u8 {
     (acc % p as u64) as u8
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn dot_avx2(d: &[u8], s: &[u8], p: u8) -> u8 {
-    dot_body(d, s, p)
+cpu::avx2_twins! {
+    fn axpy_k(d: &mut [u8], s: &[u8], g: u8, md: Modulus) = axpy_body;
+    fn madd16_k(acc: &mut [u16], s: &[u8], g: u8) = madd16_body;
+    fn store16_k(d: &mut [u8], acc: &[u16], md: Modulus) = store16_body;
+    fn add8_k(d: &mut [u8], s: &[u8]) = add8_body;
+    fn add8x4_k(d: &mut [u8], s: [&[u8]; 4]) = add8x4_body;
+    fn reduce8_k(d: &mut [u8], md: Modulus) = reduce8_body;
+    fn dot_k(d: &[u8], s: &[u8], p: u8) -> u8 = dot_body;
 }
 
 /// The row kernels, with the instruction set chosen once.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Kernels {
     md: Modulus,
-    avx2: bool,
+    avx2: Option<Avx2>,
 }
 
 impl Kernels {
     pub(super) fn new(p: u8) -> Kernels {
         Kernels {
             md: Modulus::new(p),
-            avx2: cfg!(target_arch = "x86_64") && cpu::features().avx2,
+            avx2: Avx2::detect(),
         }
     }
 
@@ -171,62 +139,32 @@ impl Kernels {
 
     /// `d += g * s (mod p)`.
     pub(super) fn axpy(self, d: &mut [u8], s: &[u8], g: u8) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is the CPU's own answer (`cpu::features`).
-            return unsafe { axpy_avx2(d, s, g, self.md) };
-        }
-        axpy_body(d, s, g, self.md)
+        axpy_k(self.avx2, d, s, g, self.md)
     }
 
     /// `acc += g * s` in 16-bit lanes.
     pub(super) fn madd16(self, acc: &mut [u16], s: &[u8], g: u8) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `axpy`.
-            return unsafe { madd16_avx2(acc, s, g) };
-        }
-        madd16_body(acc, s, g)
+        madd16_k(self.avx2, acc, s, g)
     }
 
     /// `d = acc mod p`.
     pub(super) fn store16(self, d: &mut [u8], acc: &[u16]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `axpy`.
-            return unsafe { store16_avx2(d, acc, self.md) };
-        }
-        store16_body(d, acc, self.md)
+        store16_k(self.avx2, d, acc, self.md)
     }
 
     /// `d += s` bytewise, unreduced.
     pub(super) fn add8(self, d: &mut [u8], s: &[u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `axpy`.
-            return unsafe { add8_avx2(d, s) };
-        }
-        add8_body(d, s)
+        add8_k(self.avx2, d, s)
     }
 
     /// `d += s0 + s1 + s2 + s3` bytewise, unreduced.
     pub(super) fn add8x4(self, d: &mut [u8], s: [&[u8]; 4]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `axpy`.
-            return unsafe { add8x4_avx2(d, s) };
-        }
-        add8x4_body(d, s)
+        add8x4_k(self.avx2, d, s)
     }
 
     /// `d = d mod p` bytewise.
     pub(super) fn reduce8(self, d: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `axpy`.
-            return unsafe { reduce8_avx2(d, self.md) };
-        }
-        reduce8_body(d, self.md)
+        reduce8_k(self.avx2, d, self.md)
     }
 
     /// `acc = acc mod p` in place.
@@ -238,11 +176,6 @@ impl Kernels {
 
     /// `d . s (mod p)`.
     pub(super) fn dot(self, d: &[u8], s: &[u8]) -> u8 {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `axpy`.
-            return unsafe { dot_avx2(d, s, self.p()) };
-        }
-        dot_body(d, s, self.p())
+        dot_k(self.avx2, d, s, self.p())
     }
 }
