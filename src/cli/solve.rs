@@ -630,7 +630,7 @@ fn solves_q(game: &Game, board: &QBoard, x: &[u32]) -> bool {
 /// A q-state board past the Smith normal form's limit by decomposition (packed elimination
 /// mod each prime, layer by layer); the answer is checked against the board. An unsolvable
 /// board has no certificate here (that needs the Smith normal form), and the number of
-/// solutions is known when it is one.
+/// solutions is known when the layers tell it ([`decompose::Decomposition::solutions`]).
 fn decompose_q_state(game: &Game, board: &QBoard, t: &mut Phases) -> anyhow::Result<Outcome> {
     decompose::check(game)?;
     let found = decompose::solve(game, board)?;
@@ -649,12 +649,11 @@ fn decompose_q_state(game: &Game, board: &QBoard, t: &mut Phases) -> anyhow::Res
         anyhow::bail!("internal error: the presses found do not solve the board");
     }
     t.mark("verify");
-    let unique = d.unique();
     Ok(Outcome {
         method: "decompose",
         presses: Some(q_presses(game, &d.presses)),
-        optimal: unique,
-        solutions: unique.then(|| "1".to_string()),
+        optimal: d.unique(),
+        solutions: d.solutions().map(|n| n.to_string()),
         search: None,
         certificate: None,
     })

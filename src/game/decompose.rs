@@ -28,6 +28,8 @@ use super::Game;
 use super::gfp::Gfp;
 use super::qstate::{MAX_PACKED_WORK, QBoard, crt_idempotent, effect_q, factorize};
 use crate::error::{Error, Result};
+use num_bigint::BigUint;
+use num_traits::{One, Pow};
 
 /// The largest prime the decomposition eliminates modulo (the packed elimination's entries
 /// are bytes).
@@ -58,6 +60,8 @@ pub struct Decomposition {
     pub presses: Vec<u32>,
     /// Every layer, prime by prime, lowest level first.
     pub layers: Vec<Layer>,
+    /// True for [`attain_naive`]: the layers carry no quiet-pattern columns.
+    pub naive: bool,
 }
 
 impl Decomposition {
@@ -65,6 +69,38 @@ impl Decomposition {
     /// any prime of `Q` (then none mod `Q` either).
     pub fn unique(&self) -> bool {
         self.layers.iter().all(|l| l.level > 0 || l.kernel_dim == 0)
+    }
+
+    /// The number of solutions (of every solvable board) when the layers tell it: 1 when
+    /// [`unique`](Self::unique), otherwise the product over the primes of `p^k`, `k` the
+    /// kernel dimension of the prime's last layer, when every prime divides `Q` at most twice
+    /// (`Q` = 4, 9, 12, 36, ...); `None` for a higher power with quiet patterns, and for
+    /// [`attain_naive`].
+    ///
+    /// Over `Z/p^2Z` a quiet pattern `x` is `K u + p y` for unique `u, y` mod `p`, and
+    /// `A x = p (W u + A y) (mod p^2)`: the quiet patterns mod `p^2` are in bijection with the
+    /// kernel of the second layer's `[A | W]` mod `p`. Past the second digit the carries of
+    /// `K u` make that correspondence nonlinear.
+    pub fn solutions(&self) -> Option<BigUint> {
+        if self.unique() {
+            return Some(BigUint::one());
+        }
+        if self.naive {
+            return None;
+        }
+        let mut count = BigUint::one();
+        let mut i = 0;
+        while i < self.layers.len() {
+            let p = self.layers[i].prime;
+            let depth = self.layers[i..].iter().take_while(|l| l.prime == p).count();
+            if depth > 2 {
+                return None;
+            }
+            let last = &self.layers[i + depth - 1];
+            count *= BigUint::from(p).pow(last.kernel_dim as u32);
+            i += depth;
+        }
+        Some(count)
     }
 }
 
@@ -174,6 +210,7 @@ fn attain_with(game: &Game, target: &[u32], naive: bool) -> Result<Option<Decomp
     Ok(Some(Decomposition {
         presses: presses.into_iter().map(|v| v as u32).collect(),
         layers,
+        naive,
     }))
 }
 
