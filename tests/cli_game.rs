@@ -290,11 +290,35 @@ mod solve {
         );
         assert_eq!(v["solvable"], true);
         assert_eq!(v["method"], "gauss");
-        // A prime power keeps the Smith normal form's limit and says why.
+        // A prime power keeps the Smith normal form's limit for --method gauss and says why,
+        // naming the decomposition that solves the board at this size.
         usage_error(
-            &["solve", "lights-out:40x40", "-", "--states", "4", "--torus"],
+            &[
+                "solve",
+                "lights-out:40x40",
+                "-",
+                "--states",
+                "4",
+                "--torus",
+                "--method",
+                "gauss",
+            ],
             &board,
             "Q = 4 has the part 2^2, which needs the Smith normal form",
+        );
+        usage_error(
+            &[
+                "solve",
+                "lights-out:40x40",
+                "-",
+                "--states",
+                "4",
+                "--torus",
+                "--method",
+                "gauss",
+            ],
+            &board,
+            "solved at this size by decomposition",
         );
     }
 
@@ -772,6 +796,136 @@ mod decompose {
             &["solve", "lights-out:2x2", "-", "--method", "decompose"],
             "00\n00\n",
             "expected --states Q with Q > 2",
+        );
+    }
+}
+
+mod decompose_past_the_smith_limit {
+    use super::*;
+    use tilecode::game::Game;
+    use tilecode::game::qstate::effect_q;
+
+    /// A random solvable board of `game` (`--states q`), solved with `extra` arguments; the
+    /// JSON's presses, applied to the board, clear it.
+    fn solve_random(game: &str, q: u32, torus: bool, extra: &[&str]) -> Value {
+        let qs = q.to_string();
+        let mut args = vec!["--states", &qs];
+        if torus {
+            args.push("--torus");
+        }
+        let out = tilecode()
+            .args(["random", game, "--seed", "6"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let board = String::from_utf8(out.stdout).unwrap();
+        let v = json(
+            &[&["solve", game, "-", "--json"][..], &args, extra].concat(),
+            &board,
+        );
+        assert_eq!(v["solvable"], true, "{game}");
+        assert_eq!(v["method"], "decompose", "{game}");
+        let g = game
+            .parse::<Game>()
+            .unwrap()
+            .with_torus(torus)
+            .with_states(q);
+        let presses: Vec<u32> = v["presses"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c.to_digit(10).unwrap())
+            .collect();
+        let cells: Vec<u32> = board.chars().filter_map(|c| c.to_digit(10)).collect();
+        assert_eq!(cells.len(), g.num_cells());
+        let made = effect_q(&g, &presses);
+        for (m, b) in made.cells().iter().zip(&cells) {
+            assert_eq!((m + b) % q, 0, "{game}");
+        }
+        assert_eq!(
+            v["press_count"],
+            presses.iter().map(|&x| x as u64).sum::<u64>()
+        );
+        v
+    }
+
+    #[test]
+    fn alien_and_lights_out_past_2048() {
+        // 3200 cells + moves over Z/4: alien has no closed form for solving and no chase, so
+        // auto decomposes. Even by even, the presses are unique.
+        let v = solve_random("alien:40x40", 4, false, &[]);
+        assert_eq!(v["solutions"], 1);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["certificate"], Value::Null);
+        // Plain lights-out would be chased by auto; --method decompose takes the layers.
+        solve_random("lights-out:48x48", 9, false, &["--method", "decompose"]);
+        // On a torus there is no chase: auto decomposes.
+        solve_random("lights-out:40x40", 8, true, &[]);
+    }
+
+    #[test]
+    fn the_number_of_solutions_agrees_with_light_chasing() {
+        // Lights-out 64x64 has quiet patterns mod 3; over Z/9 the second layer counts them.
+        let v = solve_random("lights-out:64x64", 9, false, &["--method", "decompose"]);
+        let out = tilecode()
+            .args(["random", "lights-out:64x64", "--seed", "6", "--states", "9"])
+            .output()
+            .unwrap();
+        let board = String::from_utf8(out.stdout).unwrap();
+        let chased = json(
+            &["solve", "lights-out:64x64", "-", "--states", "9", "--json"],
+            &board,
+        );
+        assert_eq!(chased["method"], "chase");
+        assert_eq!(v["solutions"], chased["solutions"]);
+        assert_eq!(v["optimal"], false);
+        // Over Z/8 the layers do not count the solutions past the uniqueness.
+        let v = solve_random("lights-out:64x64", 8, false, &["--method", "decompose"]);
+        let out = tilecode()
+            .args(["random", "lights-out:64x64", "--seed", "6", "--states", "8"])
+            .output()
+            .unwrap();
+        let board = String::from_utf8(out.stdout).unwrap();
+        let chased = json(
+            &["solve", "lights-out:64x64", "-", "--states", "8", "--json"],
+            &board,
+        );
+        assert_ne!(chased["solutions"], 1);
+        assert_eq!(v["solutions"], Value::Null);
+    }
+
+    #[test]
+    fn unsolvable_boards_and_the_limits() {
+        // Lights-out 64x64 has quiet patterns mod 3, and a lone corner is not solvable.
+        let mut board = String::from("1");
+        board.push_str(&"0".repeat(63));
+        board.push('\n');
+        board.push_str(&("0".repeat(64) + "\n").repeat(63));
+        let args = ["solve", "lights-out:64x64", "-", "--states", "9"];
+        let v = json(
+            &[&args[..], &["--method", "decompose", "--json"]].concat(),
+            &board,
+        );
+        assert_eq!(v["solvable"], false);
+        assert_eq!(v["method"], "decompose");
+        assert_eq!(v["certificate"], Value::Null);
+        tilecode()
+            .args(args)
+            .args(["--method", "decompose"])
+            .write_stdin(board.clone())
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("the decomposition proved it"));
+        usage_error(
+            &[&args[..], &["--method", "decompose", "--shortest"]].concat(),
+            &board,
+            "without --shortest the board is solved by decomposition",
+        );
+        usage_error(
+            &["solve", "alien:130x130", "-", "--states", "4"],
+            &("0".repeat(130) + "\n").repeat(130),
+            "unknowns^2 x (cells + unknowns) <= 2^43",
         );
     }
 }

@@ -524,6 +524,18 @@ fn solve_q_state(
         }
         return chase_q_state(game, &board, t);
     }
+    if past_elimination && !packed && matches!(method, Method::Auto | Method::Decompose) {
+        if want_shortest {
+            anyhow::bail!(
+                "--shortest with {} states needs the quiet patterns of the Smith normal form: \
+                 expected cells + moves <= {MAX_Q_SIZE}, found {} (without --shortest the \
+                 board is solved by decomposition)",
+                game.states,
+                game.num_cells() + game.num_moves()
+            );
+        }
+        return decompose_q_state(game, &board, t);
+    }
     let solver = QSolver::new(game)?;
     let q = game.states;
     let unique = solver.solutions_per_board() == BigUint::one();
@@ -559,35 +571,14 @@ fn solve_q_state(
         Err(w) => Err(w),
     };
     Ok(match solved {
-        Ok((x, optimal, search)) => {
-            let count: u64 = x.iter().map(|&v| v as u64).sum();
-            let presses = if game.pattern == Pattern::GaleBerlekamp {
-                let (r, c) = x.split_at(game.rows);
-                (
-                    json!({ "row_counts": r, "col_counts": c }),
-                    format!(
-                        "row press counts: {}\ncolumn press counts: {}\n",
-                        join(r),
-                        join(c)
-                    ),
-                    count,
-                )
-            } else {
-                (
-                    Value::String(values_string(&x, q)),
-                    draw_values(&x, game.rows, game.cols, q),
-                    count,
-                )
-            };
-            Outcome {
-                method: name,
-                presses: Some(presses),
-                optimal,
-                solutions: Some(solver.solutions_per_board().to_string()),
-                search,
-                certificate: None,
-            }
-        }
+        Ok((x, optimal, search)) => Outcome {
+            method: name,
+            presses: Some(q_presses(game, &x)),
+            optimal,
+            solutions: Some(solver.solutions_per_board().to_string()),
+            search,
+            certificate: None,
+        },
         Err(w) => Outcome {
             method: name,
             presses: None,
@@ -599,6 +590,72 @@ fn solve_q_state(
                 draw_values(&w, game.rows, game.cols, q),
             )),
         },
+    })
+}
+
+/// q-state presses as a JSON value (counts per row and column for Gale–Berlekamp), their
+/// drawing and their number of clicks.
+fn q_presses(game: &Game, x: &[u32]) -> (Value, String, u64) {
+    let count: u64 = x.iter().map(|&v| v as u64).sum();
+    if game.pattern == Pattern::GaleBerlekamp {
+        let (r, c) = x.split_at(game.rows);
+        (
+            json!({ "row_counts": r, "col_counts": c }),
+            format!(
+                "row press counts: {}\ncolumn press counts: {}\n",
+                join(r),
+                join(c)
+            ),
+            count,
+        )
+    } else {
+        (
+            Value::String(values_string(x, game.states)),
+            draw_values(x, game.rows, game.cols, game.states),
+            count,
+        )
+    }
+}
+
+/// True when `x` brings `board` to zero.
+fn solves_q(game: &Game, board: &QBoard, x: &[u32]) -> bool {
+    let q = game.states;
+    let made = effect_q(game, x);
+    made.cells()
+        .iter()
+        .zip(board.cells())
+        .all(|(m, b)| (m + b) % q == 0)
+}
+
+/// A q-state board past the Smith normal form's limit by decomposition (packed elimination
+/// mod each prime, layer by layer); the answer is checked against the board. An unsolvable
+/// board has no certificate here (that needs the Smith normal form), and the number of
+/// solutions is known when the layers tell it ([`decompose::Decomposition::solutions`]).
+fn decompose_q_state(game: &Game, board: &QBoard, t: &mut Phases) -> anyhow::Result<Outcome> {
+    decompose::check(game)?;
+    let found = decompose::solve(game, board)?;
+    t.mark("solve");
+    let Some(d) = found else {
+        return Ok(Outcome {
+            method: "decompose",
+            presses: None,
+            optimal: false,
+            solutions: None,
+            search: None,
+            certificate: None,
+        });
+    };
+    if !solves_q(game, board, &d.presses) {
+        anyhow::bail!("internal error: the presses found do not solve the board");
+    }
+    t.mark("verify");
+    Ok(Outcome {
+        method: "decompose",
+        presses: Some(q_presses(game, &d.presses)),
+        optimal: d.unique(),
+        solutions: d.solutions().map(|n| n.to_string()),
+        search: None,
+        certificate: None,
     })
 }
 
@@ -619,25 +676,13 @@ fn chase_q_state(game: &Game, board: &QBoard, t: &mut Phases) -> anyhow::Result<
             certificate: None,
         });
     };
-    let q = game.states;
-    let made = effect_q(game, &x);
-    if made
-        .cells()
-        .iter()
-        .zip(board.cells())
-        .any(|(m, b)| (m + b) % q != 0)
-    {
+    if !solves_q(game, board, &x) {
         anyhow::bail!("internal error: the presses found do not solve the board");
     }
     t.mark("verify");
-    let count: u64 = x.iter().map(|&v| v as u64).sum();
     Ok(Outcome {
         method: "chase",
-        presses: Some((
-            Value::String(values_string(&x, q)),
-            draw_values(&x, game.rows, game.cols, q),
-            count,
-        )),
+        presses: Some(q_presses(game, &x)),
         optimal: solutions == BigUint::one(),
         solutions: Some(solutions.to_string()),
         search: None,
@@ -704,6 +749,9 @@ fn print(out: &mut String, game: &Game, o: &Outcome) -> std::fmt::Result {
                     "best found by {search}, not proven minimal: every solution has at least \
                      {bound} presses"
                 ),
+                (false, None) if o.solutions.is_none() => "one of several solutions, \
+                    not proven minimal; counting them needs the Smith normal form"
+                    .to_string(),
                 (false, None) => format!("one of {sols} solutions, not proven minimal"),
             };
             writeln!(
@@ -733,10 +781,13 @@ fn print(out: &mut String, game: &Game, o: &Outcome) -> std::fmt::Result {
         }
         (None, None) => {
             writeln!(out, "{game}: not solvable")?;
-            writeln!(
-                out,
-                "(light chasing proved it; the board is too large for an elimination certificate)"
-            )?;
+            let how = if o.method == "decompose" {
+                "the decomposition proved it; the certificate needs the Smith normal form, \
+                 limited to cells + moves <= 2048"
+            } else {
+                "light chasing proved it; the board is too large for an elimination certificate"
+            };
+            writeln!(out, "({how})")?;
         }
     }
     Ok(())

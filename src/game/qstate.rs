@@ -31,14 +31,19 @@ use std::fmt;
 
 /// The largest game [`QSolver::new`] reduces to Smith normal form, the reduction for a `Q`
 /// with a prime-power part (4, 8, 9, 12, ...): `cells + moves <= 2048` (square games up to
-/// 32 x 32; the reduction is cubic with modular arithmetic on every entry).
+/// 32 x 32; the reduction is cubic with modular arithmetic on every entry). It bounds what
+/// needs the Smith form (invariant factors, quiet patterns with their orders, certificates,
+/// counts); solving one board past it goes by [`decompose`](super::decompose), whose layers
+/// are bounded by [`MAX_PACKED_WORK`].
 pub const MAX_Q_SIZE: usize = 2048;
 
 /// The largest game [`QSolver::new`] reduces by packed elimination, for `Q` square-free with
 /// prime factors below 256 ([`packed_applies`]): `moves^2 x (cells + moves) <= 2^43`, the
 /// two-state solver's limit (square games up to 128 x 128). A stencil game's elimination stays
 /// sparse (lights-out 128 x 128 on a torus over `GF(3)` takes about 0.4 s); Alien Tiles fills
-/// in to a dense matrix and takes about 19 s and 270 MB at 128 x 128.
+/// in to a dense matrix and takes about 19 s and 270 MB at 128 x 128. The same bound holds
+/// for each layer of [`decompose`](super::decompose) (any `Q` with primes up to 251), with the
+/// layer's unknowns (moves plus carried quiet-pattern coordinates) in place of the moves.
 pub const MAX_PACKED_WORK: u128 = 1 << 43;
 
 /// A board of a q-state game: `rows x cols` cells with values `0..states`, row-major.
@@ -724,9 +729,12 @@ impl QSolver {
                     })
                     .collect();
                 format!(
-                    " (Q = {q} has the part {}, which needs the Smith normal form; square-free \
-                     Q with prime factors below 256, such as 2, 3, 5, 6, 7, 10, are solved by \
-                     packed elimination up to 128x128)",
+                    " (Q = {q} has the part {}, which needs the Smith normal form for the \
+                     invariant factors, the quiet patterns and their orders, and the count of \
+                     solvable boards; a board is still solved at this size by decomposition, \
+                     game::decompose or `tilecode solve` with --method auto or decompose, up \
+                     to 128x128; square-free Q with prime factors below 256, such as 2, 3, 5, \
+                     6, 7, 10, are reduced by packed elimination up to 128x128)",
                     parts.join(", ")
                 )
             };

@@ -87,12 +87,26 @@ impl Gfp {
         p: u8,
         column: impl Fn(usize) -> Vec<usize>,
     ) -> Gfp {
+        Gfp::from_entries(rows, cols, p, |j| {
+            column(j).into_iter().map(|i| (i, 1)).collect()
+        })
+    }
+
+    /// Factorises the `rows x cols` matrix whose column `j` has `v` added in row `i` for each
+    /// `(i, v)` that `column(j)` lists (entries mod `p`, a prime below 256): a sparse column
+    /// costs only its entries.
+    pub(crate) fn from_entries(
+        rows: usize,
+        cols: usize,
+        p: u8,
+        column: impl Fn(usize) -> Vec<(usize, u64)>,
+    ) -> Gfp {
         let stride = cols.next_multiple_of(LANE);
         let mut a = vec![0u8; rows * stride];
         for j in 0..cols {
-            for i in column(j) {
+            for (i, v) in column(j) {
                 let e = &mut a[i * stride + j];
-                *e = ((*e as u32 + 1) % p as u32) as u8;
+                *e = ((*e as u64 + v % p as u64) % p as u64) as u8;
             }
         }
         Gfp::factorize(a, rows, cols, p)
