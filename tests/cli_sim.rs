@@ -506,6 +506,96 @@ mod bench {
             .code(1)
             .stderr(predicate::str::starts_with("tilecode: --size"));
     }
+
+    /// Several depths in one run: a result per code and depth with its floor, then the same
+    /// results rendered again from the saved JSON as a Markdown matrix and a plot.
+    #[test]
+    fn bench_matrix_over_depths_renders_from_saved_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = tilecode()
+            .args(["bench", "alien:5x5", "secded:39", "--interleave", "64,512"])
+            .args([
+                "--size",
+                "1",
+                "--repetitions",
+                "1",
+                "--threads",
+                "1",
+                "--no-cli",
+            ])
+            .args(["--recovery", "0", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rs = results(&v);
+        let cells: Vec<(String, u64)> = rs
+            .iter()
+            .map(|r| (r["code"].as_str().unwrap().to_string(), u(r, "interleave")))
+            .collect();
+        let want = [
+            ("alien:5x5", 64),
+            ("alien:5x5", 512),
+            ("secded:39", 64),
+            ("secded:39", 512),
+        ];
+        assert_eq!(cells, want.map(|(c, d)| (c.to_string(), d)));
+        for r in rs {
+            assert_eq!(f(&r["floor"], "encode"), 0.6);
+            assert_eq!(f(&r["floor"], "decode_noisy"), 0.4);
+            let meets = f(r, "encode_ratio") >= 0.6
+                && f(r, "decode_clean_ratio") >= 0.6
+                && f(r, "decode_noisy_ratio") >= 0.4;
+            assert_eq!(r["meets_floor"].as_bool(), Some(meets));
+        }
+        let saved = dir.path().join("m.json");
+        std::fs::write(&saved, &out.stdout).unwrap();
+        let plot = dir.path().join("m.png");
+        let out = tilecode()
+            .arg("bench")
+            .arg("--from")
+            .arg(&saved)
+            .arg("--markdown")
+            .arg("--plot")
+            .arg(&plot)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let md = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            md.starts_with("| code | D = 64 | D = 512 |\n|---|---|---|\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| alien:5x5 |") && md.contains("| secded:39 |"),
+            "{md}"
+        );
+        assert!(md.contains(" of 4 cells meet their floor"), "{md}");
+        let png = std::fs::read(&plot).unwrap();
+        assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000);
+        tilecode()
+            .args(["bench", "--interleave", "64,100", "--size", "1", "--no-cli"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("multiples of 64, found 100"));
+        tilecode()
+            .arg("bench")
+            .arg("--from")
+            .arg(&plot)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "expected the JSON of `tilecode bench --json`",
+            ));
+    }
 }
 
 mod awgn {

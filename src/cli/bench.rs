@@ -24,7 +24,9 @@ so with several threads the ratios are to one core's memcpy.
 Examples:
   tilecode bench
   tilecode bench --threads 1 --no-cli
-  tilecode bench alien:9x9 secded:72 alien:31x33 --size 64 --json")]
+  tilecode bench alien:9x9 secded:72 alien:31x33 --size 64 --json
+  tilecode bench alien:5x5 secded:39 --interleave 64,512,4096 --threads 1 --no-cli \\
+      --markdown --plot bench.svg")]
 pub struct Args {
     /// Codes to measure.
     #[arg(value_name = "SPEC", default_values_t = ["alien:9x9".to_string(), "secded:72".to_string()])]
@@ -32,9 +34,9 @@ pub struct Args {
     /// Payload size in MiB.
     #[arg(long, value_name = "MiB", default_value_t = 256)]
     size: usize,
-    /// Interleaving depth (a multiple of 64).
-    #[arg(long, value_name = "D", default_value_t = Options::default().interleave)]
-    interleave: usize,
+    /// Interleaving depths (multiples of 64), comma-separated: every code at every depth.
+    #[arg(long, value_name = "D,...", value_delimiter = ',', default_values_t = [Options::default().interleave])]
+    interleave: Vec<usize>,
     /// Recovery chunks, percent of the data (0: none, as in format version 1's speed).
     #[arg(long, value_name = "PERCENT", default_value_t = tilecode::stream::DEFAULT_RECOVERY)]
     recovery: f64,
@@ -56,6 +58,17 @@ pub struct Args {
     /// JSON output.
     #[arg(long)]
     json: bool,
+    /// The results as a Markdown table, a row per code and a column per depth, each value
+    /// below its floor in bold (docs/benchmarks.md).
+    #[arg(long, conflicts_with = "json")]
+    markdown: bool,
+    /// Also draw the ratios against depth and code length into this file (.png or .svg).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Measure nothing: show the results of an earlier `bench --json` saved in this file
+    /// (as a table, `--markdown` or `--plot`).
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    from: Option<PathBuf>,
 }
 
 /// Wall-clock time of running `cmd` once with stdout to /dev/null.
@@ -142,6 +155,46 @@ fn cli_overhead(
 
 /// Runs `tilecode bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let results = match &args.from {
+        Some(path) => saved(path)?,
+        None => measure(&args)?,
+    };
+    if let Some(path) = &args.plot {
+        super::plot_bench::throughput(path, &results)?;
+    }
+    let out = if args.json {
+        serde_json::to_string_pretty(&json!({ "results": results }))? + "\n"
+    } else if args.markdown {
+        super::bench_matrix::markdown(&results)
+    } else {
+        table(&results)
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `results` of an earlier `bench --json`.
+fn saved(path: &Path) -> anyhow::Result<Vec<Value>> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let v: Value = serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "{}: expected the JSON of `tilecode bench --json`",
+            path.display()
+        )
+    })?;
+    match v.get("results").and_then(Value::as_array) {
+        Some(r) => Ok(r.clone()),
+        None => bail!(
+            "{}: expected an object with a `results` array (the output of `tilecode bench --json`)",
+            path.display()
+        ),
+    }
+}
+
+/// Measures every code at every depth.
+fn measure(args: &Args) -> anyhow::Result<Vec<Value>> {
     let specs: Vec<Spec> = args
         .specs
         .iter()
@@ -164,11 +217,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(TempFile::with(&random_payload(bytes, args.seed))?)
     };
+    if let Some(d) = args.interleave.iter().find(|&&d| d == 0 || d % 64 != 0) {
+        bail!("--interleave takes multiples of 64, found {d}");
+    }
     let mut results = Vec::new();
-    for spec in &specs {
+    for (spec, &depth) in specs
+        .iter()
+        .flat_map(|s| args.interleave.iter().map(move |d| (s, d)))
+    {
         // Whole chunks only (at least one): the lenient decoder of this build rejects a
         // short last chunk.
-        let opts = Options::new(*spec, args.interleave)
+        let opts = Options::new(*spec, depth)
             .with_recovery(args.recovery)
             .with_threads(args.threads);
         let chunk = opts.chunk_size;
@@ -190,6 +249,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         obj.insert("encode_ratio".into(), json!(r.encode_ratio()));
         obj.insert("decode_clean_ratio".into(), json!(r.decode_clean_ratio()));
         obj.insert("decode_noisy_ratio".into(), json!(r.decode_noisy_ratio()));
+        let (floor, meets) = super::bench_matrix::floor(spec, depth).judge(&v);
+        v["floor"] = floor;
+        v["meets_floor"] = json!(meets);
+        let obj = v.as_object_mut().expect("a report is an object");
         if let Some(f) = &file {
             let mut cli = cli_overhead(&exe, &f.0, file_bytes, &opts, args.repetitions)?;
             let cli_rate = cli["encode_bytes_per_sec"].as_f64().unwrap_or(0.0);
@@ -198,15 +261,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         results.push(v);
     }
-    let out = if args.json {
-        serde_json::to_string_pretty(&json!({ "results": results }))? + "\n"
-    } else {
-        table(&results)
-    };
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(out.as_bytes())?;
-    stdout.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(results)
 }
 
 fn table(results: &[Value]) -> String {

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 mod analyze;
 mod bench;
+mod bench_matrix;
 mod checkpoint;
 mod common;
 mod compare;
@@ -23,6 +24,7 @@ mod info;
 mod phases;
 mod plot;
 mod plot_awgn;
+mod plot_bench;
 mod progress;
 mod random;
 mod report;

@@ -118,6 +118,40 @@ impl Panel {
     }
 }
 
+/// Draws with `|root| body` on a white drawing area of `size` pixels over `path`: a PNG for
+/// `.png`, an SVG for `.svg` (the body is compiled for each backend), then writes the file.
+/// The body's value is an `anyhow::Result<()>`; the macro's is the same.
+macro_rules! on_file {
+    ($path:expr, $size:expr, |$root:ident| $body:expr) => {{
+        use anyhow::anyhow;
+        use plotters::prelude::*;
+        let path: &std::path::Path = $path;
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("svg") => {
+                let $root = SVGBackend::new(path, $size).into_drawing_area();
+                $root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+                $body?;
+                $root.present().map_err(|e| anyhow!("{e}"))
+            }
+            Some("png") => {
+                let $root = BitMapBackend::new(path, $size).into_drawing_area();
+                $root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+                $body?;
+                $root.present().map_err(|e| anyhow!("{e}"))
+            }
+            _ => Err(anyhow!(
+                "expected a plot file ending in .png or .svg, found `{}`",
+                path.display()
+            )),
+        }
+    }};
+}
+pub(super) use on_file;
+
 /// Draws the results into `path`: a PNG for `.png`, an SVG for `.svg`. Points that all have an
 /// Eb/N0 (AWGN) get FER and BER against Eb/N0; others FER, miscorrection rate and BER against p.
 ///
@@ -129,44 +163,11 @@ pub fn fer_ber(path: &Path, results: &[PointResult]) -> anyhow::Result<()> {
     }
     let awgn = results.iter().all(|r| r.ebn0_db.is_some());
     let size = if awgn { (1400, 600) } else { (1800, 560) };
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("svg") => draw(
-            SVGBackend::new(path, size).into_drawing_area(),
-            results,
-            awgn,
-        ),
-        Some("png") => draw(
-            BitMapBackend::new(path, size).into_drawing_area(),
-            results,
-            awgn,
-        ),
-        _ => anyhow::bail!(
-            "expected a plot file ending in .png or .svg, found `{}`",
-            path.display()
-        ),
-    }
-}
-
-fn draw<DB: DrawingBackend>(
-    root: DrawingArea<DB, Shift>,
-    results: &[PointResult],
-    awgn: bool,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
-    if awgn {
-        super::plot_awgn::draw(&root, results)?;
+    on_file!(path, size, |root| if awgn {
+        super::plot_awgn::draw(&root, results)
     } else {
-        against_p(&root, results)?;
-    }
-    root.present().map_err(|e| anyhow!("{e}"))?;
-    Ok(())
+        against_p(&root, results)
+    })
 }
 
 /// FER, miscorrection rate and BER against p, side by side.
