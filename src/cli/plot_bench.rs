@@ -90,24 +90,63 @@ where
             .draw()
             .map_err(e)?;
         floor_line(&mut chart, d0, d1)?;
-        for (i, code) in codes.iter().enumerate() {
-            let color = COLORS[i % COLORS.len()];
-            let mut pts: Vec<(f64, f64)> = cells
-                .iter()
-                .filter(|c| c.code == *code)
-                .map(|c| (c.depth, value(c)))
-                .collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if codes.len() <= COLORS.len() {
+            for (i, code) in codes.iter().enumerate() {
+                let color = COLORS[i % COLORS.len()];
+                let mut pts: Vec<(f64, f64)> = cells
+                    .iter()
+                    .filter(|c| c.code == *code)
+                    .map(|c| (c.depth, value(c)))
+                    .collect();
+                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                chart
+                    .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                    .map_err(e)?
+                    .label(*code)
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(2))
+                    });
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                    .map_err(e)?;
+            }
+        } else {
+            // Too many codes for a legend: every cell as a faint point, and the median and
+            // the range over the codes at each depth.
+            let color = COLORS[0];
             chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .draw_series(
+                    cells
+                        .iter()
+                        .map(|c| Circle::new((c.depth, value(c)), 2, color.mix(0.35).filled())),
+                )
                 .map_err(e)?
-                .label(*code)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                .map_err(e)?;
+                .label(format!("each of {} codes", codes.len()))
+                .legend(move |(x, y)| Circle::new((x + 11, y), 3, color.filled()));
+            let mut depths: Vec<f64> = cells.iter().map(|c| c.depth).collect();
+            depths.sort_by(f64::total_cmp);
+            depths.dedup();
+            let stats: Vec<(f64, [f64; 3])> = depths
+                .iter()
+                .map(|&d| {
+                    let mut v: Vec<f64> =
+                        cells.iter().filter(|c| c.depth == d).map(value).collect();
+                    v.sort_by(f64::total_cmp);
+                    (d, [v[0], v[v.len() / 2], v[v.len() - 1]])
+                })
+                .collect();
+            for (k, label, width) in [(1, "median", 3), (0, "lowest", 1), (2, "highest", 1)] {
+                chart
+                    .draw_series(LineSeries::new(
+                        stats.iter().map(|&(d, m)| (d, m[k])),
+                        BLACK.stroke_width(width),
+                    ))
+                    .map_err(e)?
+                    .label(label)
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 22, y)], BLACK.stroke_width(width))
+                    });
+            }
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
