@@ -1725,6 +1725,12 @@ mod tests {
         specs.extend((3..=80).map(Spec::Hamming));
         specs.extend((1..=5).map(Spec::Repetition));
         specs.extend((2..=9).map(Spec::Parity));
+        // Grids wider than the fixed widths (18 or more columns), and Hamming codes of more
+        // than 256 grid rows (check rows past the kernel's fixed array).
+        for (m, n) in [(3, 19), (4, 21), (5, 20), (2, 37)] {
+            specs.push(Spec::Alien { rows: m, cols: n });
+        }
+        specs.extend([Spec::Hamming(2100), Spec::Secded(4500)]);
         for (i, spec) in specs.into_iter().enumerate() {
             assert!(
                 !encode_matches(AnySpec(spec), i as u64, i as u8, 0).is_failure(),

@@ -616,8 +616,6 @@ impl Kernel {
                 let (c, r) = scratch.split_at_mut(n);
                 let c = &mut c[1..];
                 let r = &mut r[1..m];
-                c.fill(V::zero());
-                r.fill(V::zero());
                 grid::<B, COPY>(rows.take_pair((m - 1) * (n - 1)), n - 1, r, c);
                 let p = r.iter().fold(V::zero(), |a, &x| a ^ x);
                 let pb = p ^ rows.one();
@@ -632,8 +630,6 @@ impl Kernel {
             &Kernel::AlienEvenOdd { m, n } => {
                 let (c, r) = scratch.split_at_mut(n);
                 let (c, r) = (&mut c[1..], &mut r[..m]);
-                c.fill(V::zero());
-                r.fill(V::zero());
                 grid::<B, COPY>(rows.take_pair(m * (n - 1)), n - 1, r, c);
                 let r0b = r[0] ^ rows.one();
                 for (o, &ri) in out.iter_mut().zip(&r[1..]) {
@@ -643,8 +639,6 @@ impl Kernel {
             &Kernel::AlienOddEven { m, n } => {
                 let (c, r) = scratch.split_at_mut(n);
                 let r = &mut r[1..m];
-                c.fill(V::zero());
-                r.fill(V::zero());
                 grid::<B, COPY>(rows.take_pair((m - 1) * n), n, r, c);
                 let c0b = c[0] ^ rows.one();
                 for (o, &cj) in out.iter_mut().zip(&c[1..]) {
@@ -708,8 +702,9 @@ impl Kernel {
                 out[0] = acc;
             }
         }
-        // Rows no kernel reads (the even-by-even boards have no parity rows).
-        if COPY {
+        // Rows no kernel reads (the even-by-even boards have no parity rows); usually none,
+        // and then no call to `memcpy` per group.
+        if COPY && !rows.src.is_empty() {
             rows.dst.copy_from_slice(rows.src);
         }
     }
@@ -777,8 +772,8 @@ impl<const B: usize> V<B> {
     }
 }
 
-/// Adds the row parities (`r[i]` for each group of `cols` rows) and column parities (`c[j]`) of
-/// a grid of rows stored row-major: two XORs per row, copying each row to `block.1` when
+/// Sets the row parities (`r[i]` for each group of `cols` rows) and column parities (`c[j]`)
+/// of a grid of rows stored row-major: two XORs per row, copying each row to `block.1` when
 /// `COPY`. Common widths are compiled with the column parities in registers.
 #[inline(always)]
 fn grid<const B: usize, const COPY: bool>(
@@ -788,7 +783,7 @@ fn grid<const B: usize, const COPY: bool>(
     c: &mut [V<B>],
 ) {
     match cols {
-        0 => {}
+        0 => r.fill(V::zero()),
         1 => grid_fixed::<B, 1, COPY>(block, r, c),
         2 => grid_fixed::<B, 2, COPY>(block, r, c),
         4 => grid_fixed::<B, 4, COPY>(block, r, c),
@@ -800,6 +795,7 @@ fn grid<const B: usize, const COPY: bool>(
         16 => grid_fixed::<B, 16, COPY>(block, r, c),
         _ => {
             let (src, dst) = block;
+            c.fill(V::zero());
             for (i, ri) in r.iter_mut().enumerate() {
                 let mut acc = V::zero();
                 for (j, cj) in c.iter_mut().enumerate() {
@@ -811,7 +807,7 @@ fn grid<const B: usize, const COPY: bool>(
                     acc ^= x;
                     *cj ^= x;
                 }
-                *ri ^= acc;
+                *ri = acc;
             }
         }
     }
@@ -828,15 +824,15 @@ fn grid_fixed<const B: usize, const C: usize, const COPY: bool>(
     if COPY {
         let dst = dst.as_chunks_mut::<C>().0;
         for ((ri, s), d) in r.iter_mut().zip(src).zip(dst) {
-            *ri ^= grid_row(&mut cc, s, Some(d));
+            *ri = grid_row(&mut cc, s, Some(d));
         }
     } else {
         for (ri, s) in r.iter_mut().zip(src) {
-            *ri ^= grid_row(&mut cc, s, None);
+            *ri = grid_row(&mut cc, s, None);
         }
     }
     for (cj, x) in c.iter_mut().zip(cc) {
-        *cj ^= x;
+        *cj = x;
     }
 }
 
