@@ -4,7 +4,6 @@
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -169,10 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         table(&results)
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(out.as_bytes())?;
-    stdout.flush()?;
-    Ok(ExitCode::SUCCESS)
+    super::common::print_output(&out)
 }
 
 /// The `results` of an earlier `bench --json`.

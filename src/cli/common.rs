@@ -1,6 +1,6 @@
 //! Helpers shared by the subcommands: error reporting and exit codes.
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 use tilecode::Error;
 
@@ -74,5 +74,13 @@ pub fn print_report(
         s
     };
     std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a command's whole output to standard output and flushes it: success.
+pub fn print_output(out: &str) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
     Ok(ExitCode::SUCCESS)
 }

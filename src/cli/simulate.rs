@@ -5,7 +5,6 @@ use super::plot;
 use super::team::Processes;
 use anyhow::{Context, bail};
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tilecode::code::{BlockCode, DecoderKind, Spec, build};
@@ -180,10 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         table(&results)
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(out.as_bytes())?;
-    stdout.flush()?;
-    Ok(ExitCode::SUCCESS)
+    super::common::print_output(&out)
 }
 
 fn simulate(args: &Args, processes: &Processes) -> anyhow::Result<Vec<PointResult>> {
