@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use tilecode::code::{Spec, build};
 
+/// The floor of encode and clean decode for every code and depth (issue 14's).
+pub(super) const FLOOR: f64 = 0.6;
+
 /// The ratios to memcpy a cell must reach: encode and clean decode 0.6 for every code and
 /// depth; decode at the noisy BER 0.4 for codes that correct (`t >= 1`) with `n <= 128`;
 /// alien:9x9 and secded:72 at `D = 64` (the hand-written paths) 0.8 / 0.8 / 0.5.
@@ -28,8 +31,8 @@ pub(super) fn floor(spec: &Spec, d: usize) -> Floor {
         };
     }
     Floor {
-        encode: 0.6,
-        clean: 0.6,
+        encode: FLOOR,
+        clean: FLOOR,
         noisy: (code.t() >= 1 && code.n() <= 128).then_some(0.4),
     }
 }

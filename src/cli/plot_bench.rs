@@ -2,6 +2,7 @@
 //! interleaving depth, one line per code, for encoding and for clean decoding, and against the
 //! code length, one series per depth; the floor of 0.6 drawn across.
 
+use super::bench_matrix::FLOOR;
 use super::plot::{COLORS, legend};
 use anyhow::anyhow;
 use plotters::coord::Shift;
@@ -187,7 +188,7 @@ where
     Ok(())
 }
 
-/// The floor of 0.6 (encode and clean decode, every code and depth) as a red line.
+/// The floor of encode and clean decode ([`FLOOR`], every code and depth) as a red line.
 fn floor_line<DB, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     x0: f64,
@@ -201,11 +202,11 @@ where
 {
     chart
         .draw_series(LineSeries::new(
-            vec![(x0, 0.6), (x1, 0.6)],
+            vec![(x0, FLOOR), (x1, FLOOR)],
             RED.mix(0.5).stroke_width(2),
         ))
         .map_err(|e| anyhow!("{e}"))?
-        .label("floor 0.6")
+        .label(format!("floor {FLOOR}"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], RED.mix(0.5).stroke_width(2)));
     Ok(())
 }

@@ -8,7 +8,7 @@ use super::format::{
     read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
-use super::kernel::{Fast64, Fused64, Kernel, V};
+use super::kernel::{self, Fast64, Fused64, Kernel, V};
 use super::parallel::{self, Workers};
 use super::stripe::{Plan, StripeEncoder, shard_bytes};
 use super::{Header, Report};
@@ -551,11 +551,7 @@ impl Codec {
                 let rows = block_rows::<B>(edata, k, rb, off, &mut s.gather);
                 self.kernel.parity(avx2, rows, &mut s.par, &mut s.kernel);
             }
-            let mut nz = V::<B>::zero();
-            for (sy, prow) in s.par.iter_mut().zip(epar.chunks_exact(rb)) {
-                *sy ^= V::load(&prow[off..]);
-                nz = nz | *sy;
-            }
+            let nz = kernel::add_received(&mut s.par, epar, rb, off);
             if nz.is_zero() {
                 continue;
             }

@@ -581,12 +581,7 @@ impl Kernel {
         for (i, (e, o)) in groups.enumerate() {
             let (ed, ep) = e.split_at(gd);
             self.parity_body::<B, true>(ed, o, syn, scratch);
-            let mut nz = V::<B>::zero();
-            for (sy, prow) in syn.iter_mut().zip(ep.chunks_exact(8 * B)) {
-                *sy ^= V::load(prow);
-                nz = nz | *sy;
-            }
-            if !nz.is_zero() {
+            if !add_received(syn, ep, 8 * B, 0).is_zero() {
                 return i;
             }
         }
@@ -708,6 +703,24 @@ impl Kernel {
             rows.dst.copy_from_slice(rows.src);
         }
     }
+}
+
+/// Turns the parity rows computed from the received data (`syn`) into the syndrome by adding
+/// the received parity rows (rows of `rb` bytes in `received`, this lane block at `off`), and
+/// returns the OR of the syndrome rows: zero exactly when every lane is clean.
+#[inline(always)]
+pub fn add_received<const B: usize>(
+    syn: &mut [V<B>],
+    received: &[u8],
+    rb: usize,
+    off: usize,
+) -> V<B> {
+    let mut nz = V::<B>::zero();
+    for (sy, prow) in syn.iter_mut().zip(received.chunks_exact(rb)) {
+        *sy ^= V::load(&prow[off..]);
+        nz = nz | *sy;
+    }
+    nz
 }
 
 cpu::avx2_twins! {
