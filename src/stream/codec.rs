@@ -176,8 +176,15 @@ fn block_rows<'a, const B: usize>(
     buf
 }
 
-/// The block width (in 64-bit words) used for a row of `words` words.
+/// The block width (in 64-bit words) used for a row of `words` words. A row of exactly 64
+/// words (`D = 4096`) is one block: the kernel then reads the group's rows in place, one
+/// after the other, with no gather into lane blocks and no second pass to copy the data
+/// rows (measured in docs/benchmarks.md, "D = 4096 rows as one block"). Wider blocks for the
+/// deeper depths would hold whole kilobyte rows in the kernel's accumulators.
 fn block_words(words: usize) -> usize {
+    if words == 64 {
+        return 64;
+    }
     [8, 4, 2, 1]
         .into_iter()
         .find(|b| words.is_multiple_of(*b))
@@ -190,6 +197,7 @@ macro_rules! by_width {
     ($codec:ident . $f:ident ( $($a:expr),* )) => {{
         let codec = $codec;
         match block_words(codec.layout.row_bytes / 8) {
+            64 => codec.$f::<64>($($a),*),
             8 => codec.$f::<8>($($a),*),
             4 => codec.$f::<4>($($a),*),
             2 => codec.$f::<2>($($a),*),
@@ -488,8 +496,11 @@ impl Codec {
         let rest = &data[direct * gd..];
         c[2] = crc::append(c[2], rest);
         let crc = self.join(c, third * gd, data.len());
-        let mut last = vec![0u8; area - direct * gd];
-        last[..rest.len()].copy_from_slice(rest);
+        // The partial group (the whole chunk when it is one group, as at deep interleaving):
+        // the rest of the data, then zeros; only the zeros are written twice.
+        let mut last = Vec::with_capacity(area - direct * gd);
+        last.extend_from_slice(rest);
+        last.resize(area - direct * gd, 0);
         let at = last.len() - tail_len;
         if tail_len == TAIL {
             last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
@@ -1595,7 +1606,7 @@ mod tests {
         v
     }
 
-    const DEPTHS: [usize; 5] = [64, 128, 192, 512, 1024];
+    const DEPTHS: [usize; 6] = [64, 128, 192, 512, 1024, 4096];
 
     /// Every fast path (the kernels that take the CRC themselves three groups at a time,
     /// the single-word AVX2 kernels, the generic kernels compiled for AVX2, the SSE4.2 CRC)
@@ -1612,10 +1623,18 @@ mod tests {
             ("alien:5x5", 512),
             ("secded:39", 1024),
             ("alien:4x5", 4096),
+            ("alien:9x9", 4096),
+            ("secded:72", 4096),
             ("hamming:15", 128),
         ] {
+            let code = spec.parse().unwrap();
             let spec = format!("{spec} D={depth}");
-            let l = layout(&spec.split(' ').next().unwrap().parse().unwrap(), depth);
+            // Chunks of several groups, so that the three CRC chains are exercised at every
+            // depth (the default chunk of the deep layouts is one group).
+            let mut l = layout(&code, depth);
+            if l.chunk_size < 9 * l.group_data {
+                l = Layout::new(&code, depth, 9 * l.group_data).unwrap();
+            }
             let fused = Codec::new(l.clone(), true);
             let mut plain = Codec::new(l.clone(), true);
             plain.fused = None;
