@@ -23,6 +23,7 @@
 use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
 use super::monitor::{Counts, Run, StopRule, finish};
+use super::scratch::Scratch;
 use super::soft::SoftBatch;
 use super::team::{Progress, Solo, Team};
 use crate::code::{BlockCode, DecoderKind, SoftDecoder, Status, build, soft_decoder};
@@ -55,16 +56,6 @@ impl Engine {
             Engine::Reference => "reference",
         }
     }
-}
-
-/// Reusable buffers of one worker.
-#[derive(Clone, Debug, Default)]
-pub struct Scratch {
-    pub(crate) tx: Vec<u64>,
-    rx: Vec<u64>,
-    pub(crate) agree: Vec<f32>,
-    pub(crate) llr: Vec<f32>,
-    pub(crate) word: BitVec,
 }
 
 /// A code on a channel, ready to simulate.

@@ -6,7 +6,9 @@
 //! * [`kernel`]: bit-sliced encoders and decoders (64 codewords per `u64`);
 //! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop;
 //! * [`monitor`]: what the engine counts and its AFF3CT-style stop rules, read by [`report`]
-//!   (engine -> monitor -> report, one way);
+//!   (engine -> monitor <- report: the report never reads the engine);
+//! * [`point`]: a simulator's points, the glue that runs the engine and fills a report;
+//! * [`scratch`]: the reusable buffers of one worker, for the engine and the soft path;
 //! * [`soft`]: the engine's soft-decision path (AWGN, erasures), one codeword at a time;
 //! * [`exact`]: exact frame rates on the binary symmetric channel;
 //! * [`analytic`]: uncoded BPSK, the union bound, ML erasure rates;
@@ -25,7 +27,9 @@ pub mod kernel;
 mod lines;
 pub mod monitor;
 pub mod normal;
+pub mod point;
 pub mod report;
+pub mod scratch;
 pub mod soft;
 pub mod stats;
 pub mod sweep;
@@ -33,10 +37,11 @@ pub mod team;
 
 pub use analytic::{Analytic, ErasureModel};
 pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
-pub use engine::{Engine, Scratch, Simulator};
+pub use engine::{Engine, Simulator};
 pub use exact::{ExactModel, ExactRates};
 pub use kernel::SlicedCode;
 pub use monitor::{Counts, Run, StopReason, StopRule};
 pub use report::{PointResult, merge, parse_results, results_json};
+pub use scratch::Scratch;
 pub use sweep::{parse_db_list, parse_p_list};
 pub use team::{Progress, Solo, Team};

@@ -8,9 +8,9 @@
 //! soft, sees the same noise, and a frame's hard decisions are the bits the hard path flips.
 
 use super::channel::Sampler;
-use super::engine::Scratch;
 use super::kernel::SlicedCode;
 use super::monitor::{Counts, finish};
+use super::scratch::Scratch;
 use crate::code::SoftDecoder;
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
