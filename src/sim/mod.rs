@@ -24,7 +24,6 @@ pub mod channel;
 pub mod engine;
 pub mod exact;
 pub mod kernel;
-mod lines;
 pub mod monitor;
 pub mod normal;
 pub mod point;

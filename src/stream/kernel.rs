@@ -269,6 +269,15 @@ pub enum Kernel {
         /// Number of data rows.
         k: usize,
     },
+    /// `product:MxN`: the last column carries the row parities of the `(m - 1) x (n - 1)`
+    /// data block, the last row its column parities, the corner its total parity. Only the
+    /// simulator runs it (the container refuses product codes).
+    Product {
+        /// Rows.
+        m: usize,
+        /// Columns.
+        n: usize,
+    },
 }
 
 impl Kernel {
@@ -296,7 +305,7 @@ impl Kernel {
             ),
             Spec::Repetition(n) => Kernel::Repetition { checks: n - 1 },
             Spec::Parity(n) => Kernel::Parity { k: n - 1 },
-            Spec::Product { .. } => unreachable!("Layout::new refuses product codes"),
+            Spec::Product { rows: m, cols: n } => Kernel::Product { m, n },
         }
     }
 
@@ -337,7 +346,8 @@ impl Kernel {
         match self {
             Kernel::AlienOddOdd { m, n }
             | Kernel::AlienEvenOdd { m, n }
-            | Kernel::AlienOddEven { m, n } => m + n,
+            | Kernel::AlienOddEven { m, n }
+            | Kernel::Product { m, n } => m + n,
             _ => 0,
         }
     }
@@ -696,6 +706,16 @@ impl Kernel {
                 }
                 out[0] = acc;
             }
+            &Kernel::Product { m, n } => {
+                let (c, r) = scratch.split_at_mut(n);
+                let (c, r) = (&mut c[..n - 1], &mut r[..m - 1]);
+                grid::<B, COPY>(rows.take_pair((m - 1) * (n - 1)), n - 1, r, c);
+                // Positions (i, n - 1), then (m - 1, j), then the corner.
+                let (right, bottom) = out.split_at_mut(m - 1);
+                right.copy_from_slice(r);
+                bottom[..n - 1].copy_from_slice(c);
+                bottom[n - 1] = r.iter().fold(V::zero(), |a, &x| a ^ x);
+            }
         }
         // Rows no kernel reads (the even-by-even boards have no parity rows); usually none,
         // and then no call to `memcpy` per group.
@@ -703,6 +723,16 @@ impl Kernel {
             rows.dst.copy_from_slice(rows.src);
         }
     }
+}
+
+/// Single-word rows (`B = 1`) as the bytes the kernels read: on a little-endian target a
+/// row's `u64` is its lanes as they are; elsewhere the kernels' words are byte-swapped
+/// consistently and `u64::from_le` turns them back.
+#[inline(always)]
+pub fn word_bytes(words: &[u64]) -> &[u8] {
+    // SAFETY: `u64` has no padding and any byte is a valid `u8`; the byte slice covers exactly
+    // the words' memory and borrows it for as long as `words`.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
 }
 
 /// Turns the parity rows computed from the received data (`syn`) into the syndrome by adding
