@@ -267,7 +267,7 @@ impl Simulator {
             for w in &mut cw[..k] {
                 *w = rng.next_u64();
             }
-            self.kernel.encode(cw);
+            self.kernel.encode_in(cw, &mut s.kernel);
         }
         s.rx.copy_from_slice(&s.tx);
         let mut channel_errors = 0u64;
@@ -295,7 +295,7 @@ impl Simulator {
         }
         let mut detected = 0u64;
         for cw in rx.chunks_exact_mut(n) {
-            detected |= self.kernel.decode(cw);
+            detected |= self.kernel.decode_in(cw, &mut s.kernel);
         }
         let mut wrong = 0u64;
         let mut bit_errors = 0u64;

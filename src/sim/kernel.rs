@@ -11,11 +11,10 @@
 //! lane against the per-codeword [`BlockCode`] path.
 
 use crate::code::{BlockCode, Spec};
+#[cfg(target_endian = "little")]
+use crate::stream::kernel::word_blocks;
 use crate::stream::kernel::{Fast64, Kernel, V, word_bytes};
 use crate::stream::locate::Locator;
-
-/// Rows and kernel scratch up to this many words stay on the stack.
-const STACK: usize = 64;
 
 /// The lanes set in a mask, lowest first.
 #[inline]
@@ -29,6 +28,18 @@ fn lanes(mut mask: u64) -> impl Iterator<Item = u32> {
             Some(l)
         }
     })
+}
+
+/// Reusable buffers of the kernels (one per worker: see [`crate::sim::Scratch`]).
+#[derive(Clone, Debug, Default)]
+pub struct KernelScratch {
+    /// Parity words as the stream kernel writes them (big-endian targets).
+    #[cfg(not(target_endian = "little"))]
+    out: Vec<V<1>>,
+    /// The stream kernel's own scratch.
+    kernel: Vec<V<1>>,
+    /// Syndrome words.
+    syn: Vec<u64>,
 }
 
 /// A code's bit-sliced kernel and per-lane decisions.
@@ -106,7 +117,7 @@ impl SlicedCode {
 
     /// The parity words of the data words `data` (`k`) into `par` (`n - k`).
     #[inline]
-    fn parity(&self, data: &[u64], par: &mut [u64]) {
+    fn parity(&self, data: &[u64], par: &mut [u64], s: &mut KernelScratch) {
         if par.is_empty() {
             return;
         }
@@ -116,22 +127,17 @@ impl SlicedCode {
         {
             return;
         }
-        let (r, sl) = (par.len(), self.kernel.scratch_len());
         // The portable kernel: with one word per row it beats the AVX2 build (the codec's
         // measurement, docs/benchmarks.md).
-        if r <= STACK && sl <= STACK {
-            let mut out = [V::<1>::zero(); STACK];
-            let mut scratch = [V::<1>::zero(); STACK];
-            self.kernel
-                .parity(None, rows, &mut out[..r], &mut scratch[..sl]);
-            for (p, v) in par.iter_mut().zip(&out[..r]) {
-                *p = u64::from_le(v.0[0]);
-            }
-        } else {
-            let mut out = vec![V::<1>::zero(); r];
-            let mut scratch = vec![V::<1>::zero(); sl];
-            self.kernel.parity(None, rows, &mut out, &mut scratch);
-            for (p, v) in par.iter_mut().zip(&out) {
+        s.kernel.resize(self.kernel.scratch_len(), V::zero());
+        #[cfg(target_endian = "little")]
+        self.kernel
+            .parity(None, rows, word_blocks(par), &mut s.kernel);
+        #[cfg(not(target_endian = "little"))]
+        {
+            s.out.resize(par.len(), V::zero());
+            self.kernel.parity(None, rows, &mut s.out, &mut s.kernel);
+            for (p, v) in par.iter_mut().zip(&s.out) {
                 *p = u64::from_le(v.0[0]);
             }
         }
@@ -143,9 +149,18 @@ impl SlicedCode {
     /// # Panics
     /// If `words.len() != n`.
     pub fn encode(&self, words: &mut [u64]) {
+        self.encode_in(words, &mut KernelScratch::default());
+    }
+
+    /// [`SlicedCode::encode`] with the caller's buffers.
+    ///
+    /// # Panics
+    /// If `words.len() != n`.
+    #[inline]
+    pub fn encode_in(&self, words: &mut [u64], s: &mut KernelScratch) {
         assert_eq!(words.len(), self.n, "a slice has one word per position");
         let (data, par) = words.split_at_mut(self.k);
-        self.parity(data, par);
+        self.parity(data, par, s);
     }
 
     /// Decodes 64 received words in place. Lanes whose errors are corrected are fixed; lanes
@@ -153,29 +168,33 @@ impl SlicedCode {
     ///
     /// # Panics
     /// If `words.len() != n`.
-    #[inline]
     pub fn decode(&self, words: &mut [u64]) -> u64 {
+        self.decode_in(words, &mut KernelScratch::default())
+    }
+
+    /// [`SlicedCode::decode`] with the caller's buffers.
+    ///
+    /// # Panics
+    /// If `words.len() != n`.
+    #[inline]
+    pub fn decode_in(&self, words: &mut [u64], s: &mut KernelScratch) -> u64 {
         assert_eq!(words.len(), self.n, "a slice has one word per position");
-        let r = self.n - self.k;
-        let mut stack = [0u64; STACK];
-        let mut heap = Vec::new();
-        let syn: &mut [u64] = if r <= STACK {
-            &mut stack[..r]
-        } else {
-            heap.resize(r, 0);
-            &mut heap
-        };
+        let mut syn = std::mem::take(&mut s.syn);
+        syn.resize(self.n - self.k, 0);
         let (data, par) = words.split_at(self.k);
-        self.parity(data, syn);
+        self.parity(data, &mut syn, s);
         let mut nz = 0;
-        for (s, &p) in syn.iter_mut().zip(par) {
-            *s ^= p;
-            nz |= *s;
+        for (x, &p) in syn.iter_mut().zip(par) {
+            *x ^= p;
+            nz |= *x;
         }
-        if nz == 0 {
-            return 0;
-        }
-        self.fix(words, syn, nz)
+        let det = if nz == 0 {
+            0
+        } else {
+            self.fix(words, &syn, nz)
+        };
+        s.syn = syn;
+        det
     }
 
     /// The lanes of `nz`, each decided by the locator from its syndrome bits in `syn`.

@@ -38,7 +38,7 @@ pub use analytic::{Analytic, ErasureModel};
 pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
 pub use engine::{Engine, Simulator};
 pub use exact::{ExactModel, ExactRates};
-pub use kernel::SlicedCode;
+pub use kernel::{KernelScratch, SlicedCode};
 pub use monitor::{Counts, Run, StopReason, StopRule};
 pub use report::{PointResult, merge, parse_results, results_json};
 pub use scratch::Scratch;

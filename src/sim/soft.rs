@@ -41,7 +41,7 @@ impl SoftBatch<'_> {
             for w in &mut cw[..k] {
                 *w = rng.next_u64();
             }
-            self.kernel.encode(cw);
+            self.kernel.encode_in(cw, &mut s.kernel);
         }
         self.sampler
             .sample_agreement(&mut rng, 64, len, &mut s.agree);

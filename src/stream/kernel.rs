@@ -22,6 +22,7 @@ use std::ops::{BitOr, BitXor, BitXorAssign};
 
 /// `B` words of 64 lanes each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
 pub struct V<const B: usize>(pub [u64; B]);
 
 impl<const B: usize> V<B> {
@@ -735,6 +736,16 @@ pub fn word_bytes(words: &[u64]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
 }
 
+/// Single-word rows as lane blocks of one word (`V<1>` is a `u64`), for kernels to write
+/// their parity rows straight into `u64` words; little-endian targets only, where a lane
+/// block's word is the row's `u64` as it is.
+#[cfg(target_endian = "little")]
+#[inline(always)]
+pub fn word_blocks(words: &mut [u64]) -> &mut [V<1>] {
+    // SAFETY: `V<1>` is `repr(transparent)` over `[u64; 1]`, which has the layout of `u64`.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<V<1>>(), words.len()) }
+}
+
 /// Turns the parity rows computed from the received data (`syn`) into the syndrome by adding
 /// the received parity rows (rows of `rb` bytes in `received`, this lane block at `off`), and
 /// returns the OR of the syndrome rows: zero exactly when every lane is clean.
@@ -829,8 +840,12 @@ fn grid<const B: usize, const COPY: bool>(
         0 => r.fill(V::zero()),
         1 => grid_fixed::<B, 1, COPY>(block, r, c),
         2 => grid_fixed::<B, 2, COPY>(block, r, c),
+        // Odd widths: product codes with an even number of columns.
+        3 => grid_fixed::<B, 3, COPY>(block, r, c),
         4 => grid_fixed::<B, 4, COPY>(block, r, c),
+        5 => grid_fixed::<B, 5, COPY>(block, r, c),
         6 => grid_fixed::<B, 6, COPY>(block, r, c),
+        7 => grid_fixed::<B, 7, COPY>(block, r, c),
         8 => grid_fixed::<B, 8, COPY>(block, r, c),
         10 => grid_fixed::<B, 10, COPY>(block, r, c),
         12 => grid_fixed::<B, 12, COPY>(block, r, c),
