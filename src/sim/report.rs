@@ -34,7 +34,8 @@ pub struct PointResult {
     pub interleave: usize,
     /// `sliced` or `reference` (`mixed` after merging both).
     pub engine: String,
-    /// The kernel that decoded (`alien`, `hamming`, `secded`, `generic`).
+    /// The kernel that decoded (`alien`, `hamming`, `secded`, `product`, `repetition`,
+    /// `parity`; `block_code` for the reference engine, or the soft decoder).
     pub kernel: String,
     /// The seeds of the runs counted here (one, or several after merging).
     pub seeds: Vec<u64>,
