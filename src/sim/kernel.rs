@@ -190,6 +190,8 @@ impl SlicedCode {
         }
         let det = if nz == 0 {
             0
+        } else if self.locator.detects_all() {
+            nz
         } else {
             self.fix(words, &syn, nz)
         };

@@ -32,6 +32,10 @@ const TABLE_MAX_N: usize = 4096;
 /// bytes).
 pub const MEMO_MAX_BITS: usize = 20;
 
+/// Most check rows for which [`Locator::with_memo`] fills the whole memo at once (`2^bits`
+/// decodes), so that it knows whether the decoder corrects anything at all.
+const MEMO_FILL_BITS: usize = 12;
+
 /// Memo entry: not seen yet.
 const UNKNOWN: u32 = 0;
 /// Memo entry: the decoder detects an uncorrectable error.
@@ -162,6 +166,9 @@ pub struct Locator {
     /// One entry per syndrome, when kept ([`Locator::with_memo`]); shared by the threads
     /// that decode, each storing what the decoder answered.
     memo: Vec<AtomicU32>,
+    /// The filled memo says that the decoder detects every nonzero syndrome (even-by-odd
+    /// alien boards, parity codes): no lane needs deciding.
+    detects_all: bool,
 }
 
 impl Locator {
@@ -179,6 +186,7 @@ impl Locator {
             row_of_pos,
             table: SyndromeTable::default(),
             memo: Vec::new(),
+            detects_all: false,
         };
         if table {
             l.table = l.single_error_table(kernel);
@@ -193,7 +201,23 @@ impl Locator {
         if r <= MEMO_MAX_BITS {
             self.memo = (0..1usize << r).map(|_| AtomicU32::new(UNKNOWN)).collect();
         }
+        if r <= MEMO_FILL_BITS {
+            let k = self.code.k();
+            // The word with zero data rows and check rows `s` has syndrome `s`.
+            for s in 1..1u64 << r {
+                self.fix_lane(s, |row| row >= k && (s >> (row - k)) & 1 == 1);
+            }
+            self.detects_all = self.memo[1..]
+                .iter()
+                .all(|e| e.load(Ordering::Relaxed) == DETECTED);
+        }
         self
+    }
+
+    /// Whether every lane with a nonzero syndrome is detected, so that callers need not ask
+    /// lane by lane (known for codes whose memo is filled at once).
+    pub fn detects_all(&self) -> bool {
+        self.detects_all
     }
 
     /// The syndrome of every single error that `BlockCode::decode` corrects to exactly that
@@ -342,7 +366,19 @@ mod tests {
         let l = Locator::new(code.as_ref(), &Kernel::for_code(code.as_ref()), true);
         assert!(l.table.is_empty());
         assert!(!l.wants_key());
-        assert!(l.with_memo().wants_key());
+        let l = l.with_memo();
+        assert!(l.wants_key() && l.detects_all());
+        for (spec, all) in [
+            ("alien:4x5", true),
+            ("alien:5x4", true),
+            ("alien:5x5", false),
+            ("secded:13", false),
+        ] {
+            let code = from_spec_str(spec).unwrap();
+            let kernel = Kernel::for_code(code.as_ref());
+            let l = Locator::new(code.as_ref(), &kernel, true).with_memo();
+            assert_eq!(l.detects_all(), all, "{spec}");
+        }
     }
 
     #[test]
