@@ -47,8 +47,8 @@ fn decode_only(c: &mut Criterion) {
         let n = code.n();
         // 64 codewords with one error in every 8th lane, re-damaged each iteration.
         let mut clean = vec![0u64; n];
-        for (i, &p) in code.message_positions().iter().enumerate() {
-            clean[p] = 0x9E37_79B9_7F4A_7C15u64.rotate_left(i as u32);
+        for (i, w) in clean[..code.k()].iter_mut().enumerate() {
+            *w = 0x9E37_79B9_7F4A_7C15u64.rotate_left(i as u32);
         }
         kernel.encode(&mut clean);
         let mut damaged = clean.clone();

@@ -23,6 +23,7 @@
 use super::channel::{Channel, Sampler};
 use super::kernel::SlicedCode;
 use super::monitor::{Counts, Run, StopRule, finish};
+use super::scratch::Scratch;
 use super::soft::SoftBatch;
 use super::team::{Progress, Solo, Team};
 use crate::code::{BlockCode, DecoderKind, SoftDecoder, Status, build, soft_decoder};
@@ -55,16 +56,6 @@ impl Engine {
             Engine::Reference => "reference",
         }
     }
-}
-
-/// Reusable buffers of one worker.
-#[derive(Clone, Debug, Default)]
-pub struct Scratch {
-    pub(crate) tx: Vec<u64>,
-    rx: Vec<u64>,
-    pub(crate) agree: Vec<f32>,
-    pub(crate) llr: Vec<f32>,
-    pub(crate) word: BitVec,
 }
 
 /// A code on a channel, ready to simulate.
@@ -264,47 +255,54 @@ impl Simulator {
     }
 
     fn batch_sliced(&self, s: &mut Scratch, batch: u64, active: u64) -> Counts {
-        let (n, d) = (self.code.n(), self.interleave);
-        let pos = self.kernel.message_positions();
+        let (n, k, d) = (self.code.n(), self.code.k(), self.interleave);
+        // The words are in the kernel's row order: the message first, in message order (so
+        // the message draws are those of the reference engine), and the channel's position
+        // `p` of a codeword is its word `row[p]`.
+        let row = self.kernel.row_of_pos();
         let mut rng = self.rng(batch);
         s.tx.resize(n * d, 0);
         s.rx.resize(n * d, 0);
         for cw in s.tx.chunks_exact_mut(n) {
-            for &p in pos {
-                cw[p] = rng.next_u64();
+            for w in &mut cw[..k] {
+                *w = rng.next_u64();
             }
-            self.kernel.encode(cw);
+            self.kernel.encode_in(cw, &mut s.kernel);
         }
         s.rx.copy_from_slice(&s.tx);
         let mut channel_errors = 0u64;
         let rx = &mut s.rx;
         if self.sampler.draws_words() {
             self.sampler.sample_words(&mut rng, n * d, |t, w| {
-                let at = if d == 1 { t } else { (t % d) * n + t / d };
+                let at = if d == 1 {
+                    row[t] as usize
+                } else {
+                    (t % d) * n + row[t / d] as usize
+                };
                 rx[at] ^= w;
                 channel_errors += u64::from((w & active).count_ones());
             });
         } else if d == 1 {
             self.sampler.sample_frames(&mut rng, 64, n, |lane, t| {
-                rx[t] ^= 1 << lane;
+                rx[row[t] as usize] ^= 1 << lane;
                 channel_errors += (active >> lane) & 1;
             });
         } else {
             self.sampler.sample_frames(&mut rng, 64, n * d, |lane, t| {
-                rx[(t % d) * n + t / d] ^= 1 << lane;
+                rx[(t % d) * n + row[t / d] as usize] ^= 1 << lane;
                 channel_errors += (active >> lane) & 1;
             });
         }
         let mut detected = 0u64;
         for cw in rx.chunks_exact_mut(n) {
-            detected |= self.kernel.decode(cw);
+            detected |= self.kernel.decode_in(cw, &mut s.kernel);
         }
         let mut wrong = 0u64;
         let mut bit_errors = 0u64;
         let mut per_lane = [0u64; 64];
         for (t, r) in s.tx.chunks_exact(n).zip(s.rx.chunks_exact(n)) {
-            for &p in pos {
-                let x = (t[p] ^ r[p]) & active;
+            for (&t, &r) in t[..k].iter().zip(&r[..k]) {
+                let x = (t ^ r) & active;
                 if x != 0 {
                     wrong |= x;
                     bit_errors += u64::from(x.count_ones());

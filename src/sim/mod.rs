@@ -3,10 +3,14 @@
 //! * [`channel`]: the binary symmetric, burst and Gilbert–Elliott channels, sampled by geometric
 //!   skips (the crate's one sampler, [`crate::noise::Geometric`]); the binary erasure channel;
 //!   BPSK over AWGN;
-//! * [`kernel`]: bit-sliced encoders and decoders (64 codewords per `u64`);
+//! * [`kernel`]: the simulator's view of the one bit-sliced kernel layer
+//!   ([`crate::stream::kernel`], [`crate::stream::locate`]): 64 codewords per `u64`, in the
+//!   container's row order;
 //! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop;
 //! * [`monitor`]: what the engine counts and its AFF3CT-style stop rules, read by [`report`]
-//!   (engine -> monitor -> report, one way);
+//!   (engine -> monitor <- report: the report never reads the engine);
+//! * [`point`]: a simulator's points, the glue that runs the engine and fills a report;
+//! * [`scratch`]: the reusable buffers of one worker, for the engine and the soft path;
 //! * [`soft`]: the engine's soft-decision path (AWGN, erasures), one codeword at a time;
 //! * [`exact`]: exact frame rates on the binary symmetric channel;
 //! * [`analytic`]: uncoded BPSK, the union bound, ML erasure rates;
@@ -22,10 +26,11 @@ pub mod channel;
 pub mod engine;
 pub mod exact;
 pub mod kernel;
-mod lines;
 pub mod monitor;
 pub mod normal;
+pub mod point;
 pub mod report;
+pub mod scratch;
 pub mod soft;
 pub mod stats;
 pub mod sweep;
@@ -33,10 +38,11 @@ pub mod team;
 
 pub use analytic::{Analytic, ErasureModel};
 pub use channel::{Channel, ChannelSpec, Geometric, Sampler};
-pub use engine::{Engine, Scratch, Simulator};
+pub use engine::{Engine, Simulator};
 pub use exact::{ExactModel, ExactRates};
-pub use kernel::SlicedCode;
+pub use kernel::{KernelScratch, SlicedCode};
 pub use monitor::{Counts, Run, StopReason, StopRule};
 pub use report::{PointResult, merge, parse_results, results_json};
+pub use scratch::Scratch;
 pub use sweep::{parse_db_list, parse_p_list};
 pub use team::{Progress, Solo, Team};

@@ -6,13 +6,12 @@
 //! them, and the figures of the run (stop reason, seconds, throughput). Key names are stable and
 //! documented in `docs/cli.md`.
 //!
-//! The report reads the engine and its monitor's counts, never the reverse: the points of a
-//! [`Simulator`] are built here ([`Simulator::point`], [`Simulator::report`]).
+//! The report reads the monitor's counts and knows nothing of the engine: the points of a
+//! simulator are put together in [`crate::sim::point`].
 
 use super::analytic::Analytic;
-use super::engine::Simulator;
 use super::exact::ExactRates;
-use super::monitor::{Counts, Run, StopRule};
+use super::monitor::Counts;
 use super::stats::{ber_interval95, wilson95};
 use crate::error::{Error, Result};
 use serde_json::{Map, Number, Value, json};
@@ -35,7 +34,8 @@ pub struct PointResult {
     pub interleave: usize,
     /// `sliced` or `reference` (`mixed` after merging both).
     pub engine: String,
-    /// The kernel that decoded (`alien`, `hamming`, `secded`, `generic`).
+    /// The kernel that decoded (`alien`, `hamming`, `secded`, `product`, `repetition`,
+    /// `parity`; `block_code` for the reference engine, or the soft decoder).
     pub kernel: String,
     /// The seeds of the runs counted here (one, or several after merging).
     pub seeds: Vec<u64>,
@@ -335,44 +335,6 @@ impl PointResult {
             ebn0_db: v.get("ebn0_db").map(|_| f("ebn0_db")).transpose()?,
             analytic,
         })
-    }
-}
-
-/// The points of a simulator: the report reads the engine, which knows nothing of reports.
-impl Simulator {
-    /// Simulates until `stop` is met and reports the point, labelled with the swept value `p`
-    /// (no exact figures: see [`crate::sim::exact`]).
-    ///
-    /// # Errors
-    /// As [`Simulator::run`].
-    pub fn point(&self, p: f64, stop: &StopRule, threads: usize) -> Result<PointResult> {
-        let run = self.run(stop, threads)?;
-        Ok(self.report(p, &run, threads))
-    }
-
-    /// The point of a finished `run`, labelled with the swept value `p`.
-    pub fn report(&self, p: f64, run: &Run, threads: usize) -> PointResult {
-        let code = self.code();
-        PointResult {
-            code: code.spec().to_string(),
-            n: code.n(),
-            k: code.k(),
-            channel: self.channel().to_string(),
-            p,
-            interleave: self.interleave(),
-            engine: self.engine_name().into(),
-            kernel: self.kernel_name().into(),
-            decoder: self.decoder_name().into(),
-            ebn0_db: None,
-            analytic: None,
-            seeds: vec![self.seed()],
-            threads: threads.max(1),
-            counts: run.counts,
-            stop_reason: run.stop_reason.as_str().into(),
-            seconds: run.seconds,
-            exact: None,
-            distances: None,
-        }
     }
 }
 

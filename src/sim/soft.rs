@@ -8,9 +8,9 @@
 //! soft, sees the same noise, and a frame's hard decisions are the bits the hard path flips.
 
 use super::channel::Sampler;
-use super::engine::Scratch;
 use super::kernel::SlicedCode;
 use super::monitor::{Counts, finish};
+use super::scratch::Scratch;
 use crate::code::SoftDecoder;
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
@@ -30,15 +30,18 @@ pub(crate) struct SoftBatch<'a> {
 impl SoftBatch<'_> {
     /// Runs one batch of 64 frames from `rng` and counts the lanes in `active`.
     pub fn run(&self, s: &mut Scratch, mut rng: ChaCha8Rng, active: u64) -> Counts {
-        let (n, d) = (self.kernel.n(), self.interleave);
+        let (n, k, d) = (self.kernel.n(), self.kernel.k(), self.interleave);
         let pos = self.kernel.message_positions();
+        // The kernel's words are in its row order: the message first (the same draws as the
+        // hard path), position `j` in word `row[j]`.
+        let row = self.kernel.row_of_pos();
         let len = n * d;
         s.tx.resize(len, 0);
         for cw in s.tx.chunks_exact_mut(n) {
-            for &p in pos {
-                cw[p] = rng.next_u64();
+            for w in &mut cw[..k] {
+                *w = rng.next_u64();
             }
-            self.kernel.encode(cw);
+            self.kernel.encode_in(cw, &mut s.kernel);
         }
         self.sampler
             .sample_agreement(&mut rng, 64, len, &mut s.agree);
@@ -61,7 +64,7 @@ impl SoftBatch<'_> {
                 sent.fill(0);
                 for (j, l) in s.llr.iter_mut().enumerate() {
                     let a = agree[j * d + c];
-                    let bit = (tx[j] >> lane) & 1;
+                    let bit = (tx[row[j] as usize] >> lane) & 1;
                     sent[j / 64] |= bit << (j % 64);
                     *l = if bit == 1 { -a } else { a };
                 }

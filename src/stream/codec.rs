@@ -9,33 +9,25 @@ use super::format::{
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
 use super::kernel::{self, Fast64, Fused64, Kernel, V};
+use super::locate::Locator;
 use super::parallel::{self, Workers};
 use super::stripe::{Plan, StripeEncoder, shard_bytes};
 use super::{Header, Report};
-use crate::code::{self, BlockCode, Status};
+use crate::code;
 use crate::cpu::Avx2;
 use crate::error::{Error, Result};
-use crate::gf2::BitVec;
-
-/// Largest code for which the single-error table is built (building costs `n` decodes).
-const FAST_TABLE_MAX_N: usize = 4096;
 
 /// A code with its kernel and the row/position maps of the bit-sliced layout.
 #[derive(Debug)]
 pub struct Codec {
     /// Sizes.
     pub layout: Layout,
-    code: Box<dyn BlockCode>,
     kernel: Kernel,
     /// Parity rows, `n - k`.
     r: usize,
-    /// Codeword position stored in each row.
-    pos_of_row: Vec<u32>,
-    /// Row holding each codeword position.
-    row_of_pos: Vec<u32>,
-    /// Syndromes of the single errors `BlockCode::decode` corrects, with their rows. Empty
-    /// when the code is too large for it (every lane then goes to the decoder).
-    table: SyndromeTable,
+    /// The per-lane decisions for nonzero syndromes, shared with the simulator: the
+    /// single-error table (when decoding), else the code's decoder.
+    locator: Locator,
     /// The CRC shift over a third of a full chunk's payload groups.
     third: Shift,
     /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
@@ -69,64 +61,6 @@ struct Scratch<const B: usize> {
     words: Vec<u64>,
 }
 
-/// Syndrome (nonzero, at most 64 bits) to row, open addressing with linear probing in a
-/// table four times the number of entries: one multiply and usually one probe.
-#[derive(Debug, Default)]
-struct SyndromeTable {
-    slots: Vec<(u64, u32)>,
-    shift: u32,
-}
-
-impl SyndromeTable {
-    fn new(entries: &[(u64, u32)]) -> SyndromeTable {
-        if entries.is_empty() {
-            return SyndromeTable::default();
-        }
-        let size = (4 * entries.len()).next_power_of_two();
-        let mut t = SyndromeTable {
-            slots: vec![(0, 0); size],
-            shift: 64 - size.trailing_zeros(),
-        };
-        for &(key, row) in entries {
-            debug_assert_ne!(key, 0, "a single error has a nonzero syndrome");
-            let mut i = t.slot(key);
-            while t.slots[i].0 != 0 {
-                i = (i + 1) & (size - 1);
-            }
-            t.slots[i] = (key, row);
-        }
-        t
-    }
-
-    fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.slots.iter().filter(|s| s.0 != 0).count()
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    fn get(&self, key: u64) -> Option<u32> {
-        if self.slots.is_empty() || key == 0 {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            match self.slots[i] {
-                (0, _) => return None,
-                (k, row) if k == key => return Some(row),
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-}
-
 /// What decoding a chunk found.
 #[derive(Debug, Default)]
 pub struct ChunkStats {
@@ -138,20 +72,6 @@ pub struct ChunkStats {
     pub uncorrectable: u64,
     /// Per group with uncorrectable lanes: the group and its lane mask (one bit per lane).
     pub bad_lanes: Vec<(usize, Vec<u64>)>,
-}
-
-/// The rows of the bit-sliced layout: the message positions in message order, then the other
-/// positions in increasing order.
-pub fn row_positions(code: &dyn BlockCode) -> Vec<u32> {
-    let n = code.n();
-    let mut is_msg = vec![false; n];
-    let mut rows: Vec<u32> = Vec::with_capacity(n);
-    for &p in code.message_positions() {
-        is_msg[p] = true;
-        rows.push(p as u32);
-    }
-    rows.extend((0..n).filter(|&p| !is_msg[p]).map(|p| p as u32));
-    rows
 }
 
 /// The `k` data rows of one lane block as contiguous rows of `8 B` bytes: the group payload
@@ -213,11 +133,7 @@ impl Codec {
         let kernel = Kernel::for_code(code.as_ref());
         let n = code.n();
         let k = code.k();
-        let pos_of_row = row_positions(code.as_ref());
-        let mut row_of_pos = vec![0u32; n];
-        for (row, &p) in pos_of_row.iter().enumerate() {
-            row_of_pos[p as usize] = row as u32;
-        }
+        let locator = Locator::new(code.as_ref(), &kernel, decoding);
         let third_bytes = layout.chunk_size / layout.group_data / 3 * layout.group_data;
         let third = Shift::new(third_bytes);
         let last = Shift::new(layout.chunk_size - 2 * third_bytes);
@@ -231,67 +147,15 @@ impl Codec {
             third,
             last,
             layout,
-            code,
             kernel,
             r: n - k,
-            pos_of_row,
-            row_of_pos,
-            table: SyndromeTable::default(),
+            locator,
         };
-        if decoding {
-            codec.table = codec.single_error_table();
-            if codec.fused.is_some() {
-                let k = codec.layout.k;
-                codec.word_keys = (0..k).map(|i| ZeroKey::new(8 * (k - 1 - i))).collect();
-            }
+        if decoding && codec.fused.is_some() {
+            let k = codec.layout.k;
+            codec.word_keys = (0..k).map(|i| ZeroKey::new(8 * (k - 1 - i))).collect();
         }
         codec
-    }
-
-    /// The syndrome of every single error that `BlockCode::decode` corrects to exactly that
-    /// error: the decoder's own answers, memoised, so the fast path decodes as it does.
-    fn single_error_table(&self) -> SyndromeTable {
-        let (n, k, r) = (self.code.n(), self.code.k(), self.r);
-        if r == 0 || r > 64 || n > FAST_TABLE_MAX_N || self.code.t() == 0 {
-            return SyndromeTable::default();
-        }
-        // One lane (lane 0) per row, rows of 8 bytes, one after the other.
-        let mut data = vec![0u8; k * 8];
-        let mut par = vec![V::<1>::zero(); r];
-        let mut scratch = vec![V::<1>::zero(); self.kernel.scratch_len()];
-        let mut table = Vec::with_capacity(n);
-        for row in 0..n {
-            let key: u64 = if row < k {
-                data[row * 8] = 1;
-                self.kernel.parity(None, &data, &mut par, &mut scratch);
-                data[row * 8] = 0;
-                par.iter()
-                    .enumerate()
-                    .fold(0, |acc, (q, v)| acc | ((v.0[0] & 1) << q))
-            } else {
-                1u64 << (row - k)
-            };
-            let pos = self.pos_of_row[row] as usize;
-            let d = self.code.decode(&BitVec::unit(n, pos));
-            if d.status == Status::Corrected && d.errors == [pos] {
-                table.push((key, row as u32));
-            }
-        }
-        table.sort_unstable();
-        // A syndrome shared by two single errors is left to the decoder.
-        let mut unique = Vec::with_capacity(table.len());
-        let mut i = 0;
-        while i < table.len() {
-            let mut j = i + 1;
-            while j < table.len() && table[j].0 == table[i].0 {
-                j += 1;
-            }
-            if j == i + 1 {
-                unique.push(table[i]);
-            }
-            i = j;
-        }
-        SyndromeTable::new(&unique)
     }
 
     /// Scratch space for the group kernels of lane blocks of `B` words.
@@ -649,7 +513,7 @@ impl Codec {
                 let bit = word.trailing_zeros() as usize;
                 word &= word - 1;
                 let lane = (off / 8 + t) * 64 + bit;
-                let key = if self.table.is_empty() {
+                let key = if !self.locator.wants_key() {
                     0
                 } else {
                     syn.iter()
@@ -683,38 +547,16 @@ impl Codec {
     ) -> bool {
         let (rb, k) = (self.layout.row_bytes, self.layout.k);
         let (byte, mask) = (lane / 8, 1u8 << (lane % 8));
-        if let Some(row) = self.table.get(key) {
-            let row = row as usize;
+        let fix = self
+            .locator
+            .fix_lane(key, |row| genc[row * rb + byte] & mask != 0);
+        stats.corrected_bits += fix.bits();
+        fix.apply(|row| {
             if row < k {
                 data[row * rb + byte] ^= mask;
                 *touched |= 1u128.checked_shl(row as u32).unwrap_or(0);
             }
-            stats.corrected_bits += 1;
-            return true;
-        }
-        let n = self.code.n();
-        let mut word = BitVec::zeros(n);
-        for row in 0..n {
-            if genc[row * rb + byte] & mask != 0 {
-                word.set(self.pos_of_row[row] as usize, true);
-            }
-        }
-        let d = self.code.decode(&word);
-        match d.status {
-            Status::Clean => true,
-            Status::Corrected => {
-                for &e in &d.errors {
-                    let row = self.row_of_pos[e] as usize;
-                    if row < k {
-                        data[row * rb + byte] ^= mask;
-                        *touched |= 1u128.checked_shl(row as u32).unwrap_or(0);
-                    }
-                }
-                stats.corrected_bits += d.errors.len() as u64;
-                true
-            }
-            Status::Detected => false,
-        }
+        })
     }
 
     /// Decodes one chunk of `enc.len() / group_bytes` groups carrying `len` payload bytes
@@ -1837,24 +1679,6 @@ mod tests {
         QuickCheck::new()
             .tests(200)
             .quickcheck(exact_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
-    }
-
-    #[test]
-    fn single_errors_use_the_table_for_t1_codes() {
-        for spec in [
-            "alien:9x9",
-            "alien:3x3",
-            "secded:72",
-            "hamming:7",
-            "repetition:5",
-        ] {
-            let l = layout(&spec.parse().unwrap(), 64);
-            let codec = Codec::new(l.clone(), true);
-            assert_eq!(codec.table.len(), l.n, "{spec}");
-            assert_eq!(codec.table.get(0), None);
-        }
-        let codec = Codec::new(layout(&"parity:9".parse().unwrap(), 64), true);
-        assert!(codec.table.is_empty());
     }
 }
 /// Per-group costs, the data in cache (the table in `docs/benchmarks.md`):

@@ -22,6 +22,7 @@ use std::ops::{BitOr, BitXor, BitXorAssign};
 
 /// `B` words of 64 lanes each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
 pub struct V<const B: usize>(pub [u64; B]);
 
 impl<const B: usize> V<B> {
@@ -269,6 +270,15 @@ pub enum Kernel {
         /// Number of data rows.
         k: usize,
     },
+    /// `product:MxN`: the last column carries the row parities of the `(m - 1) x (n - 1)`
+    /// data block, the last row its column parities, the corner its total parity. Only the
+    /// simulator runs it (the container refuses product codes).
+    Product {
+        /// Rows.
+        m: usize,
+        /// Columns.
+        n: usize,
+    },
 }
 
 impl Kernel {
@@ -296,7 +306,7 @@ impl Kernel {
             ),
             Spec::Repetition(n) => Kernel::Repetition { checks: n - 1 },
             Spec::Parity(n) => Kernel::Parity { k: n - 1 },
-            Spec::Product { .. } => unreachable!("Layout::new refuses product codes"),
+            Spec::Product { rows: m, cols: n } => Kernel::Product { m, n },
         }
     }
 
@@ -337,7 +347,8 @@ impl Kernel {
         match self {
             Kernel::AlienOddOdd { m, n }
             | Kernel::AlienEvenOdd { m, n }
-            | Kernel::AlienOddEven { m, n } => m + n,
+            | Kernel::AlienOddEven { m, n }
+            | Kernel::Product { m, n } => m + n,
             _ => 0,
         }
     }
@@ -696,6 +707,16 @@ impl Kernel {
                 }
                 out[0] = acc;
             }
+            &Kernel::Product { m, n } => {
+                let (c, r) = scratch.split_at_mut(n);
+                let (c, r) = (&mut c[..n - 1], &mut r[..m - 1]);
+                grid::<B, COPY>(rows.take_pair((m - 1) * (n - 1)), n - 1, r, c);
+                // Positions (i, n - 1), then (m - 1, j), then the corner.
+                let (right, bottom) = out.split_at_mut(m - 1);
+                right.copy_from_slice(r);
+                bottom[..n - 1].copy_from_slice(c);
+                bottom[n - 1] = r.iter().fold(V::zero(), |a, &x| a ^ x);
+            }
         }
         // Rows no kernel reads (the even-by-even boards have no parity rows); usually none,
         // and then no call to `memcpy` per group.
@@ -703,6 +724,26 @@ impl Kernel {
             rows.dst.copy_from_slice(rows.src);
         }
     }
+}
+
+/// Single-word rows (`B = 1`) as the bytes the kernels read: on a little-endian target a
+/// row's `u64` is its lanes as they are; elsewhere the kernels' words are byte-swapped
+/// consistently and `u64::from_le` turns them back.
+#[inline(always)]
+pub fn word_bytes(words: &[u64]) -> &[u8] {
+    // SAFETY: `u64` has no padding and any byte is a valid `u8`; the byte slice covers exactly
+    // the words' memory and borrows it for as long as `words`.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
+}
+
+/// Single-word rows as lane blocks of one word (`V<1>` is a `u64`), for kernels to write
+/// their parity rows straight into `u64` words; little-endian targets only, where a lane
+/// block's word is the row's `u64` as it is.
+#[cfg(target_endian = "little")]
+#[inline(always)]
+pub fn word_blocks(words: &mut [u64]) -> &mut [V<1>] {
+    // SAFETY: `V<1>` is `repr(transparent)` over `[u64; 1]`, which has the layout of `u64`.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<V<1>>(), words.len()) }
 }
 
 /// Turns the parity rows computed from the received data (`syn`) into the syndrome by adding
@@ -799,8 +840,12 @@ fn grid<const B: usize, const COPY: bool>(
         0 => r.fill(V::zero()),
         1 => grid_fixed::<B, 1, COPY>(block, r, c),
         2 => grid_fixed::<B, 2, COPY>(block, r, c),
+        // Odd widths: product codes with an even number of columns.
+        3 => grid_fixed::<B, 3, COPY>(block, r, c),
         4 => grid_fixed::<B, 4, COPY>(block, r, c),
+        5 => grid_fixed::<B, 5, COPY>(block, r, c),
         6 => grid_fixed::<B, 6, COPY>(block, r, c),
+        7 => grid_fixed::<B, 7, COPY>(block, r, c),
         8 => grid_fixed::<B, 8, COPY>(block, r, c),
         10 => grid_fixed::<B, 10, COPY>(block, r, c),
         12 => grid_fixed::<B, 12, COPY>(block, r, c),

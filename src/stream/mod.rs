@@ -26,6 +26,7 @@ pub mod frame;
 mod framed;
 pub mod gf256;
 pub mod kernel;
+pub mod locate;
 pub mod naive;
 mod open;
 pub mod parallel;
