@@ -55,7 +55,11 @@ pub(super) fn eliminate(
         tile_rows: TILE_ROWS,
     };
     super::huge::with_huge_pages(&mut data[..rows * stride], |d| {
-        level.eliminate(d, rows, stride, 0, ncols, full, None)
+        if full {
+            level.rref(d, rows, stride, ncols)
+        } else {
+            level.eliminate(d, rows, stride, 0, ncols, false, None)
+        }
     })
 }
 
@@ -89,6 +93,15 @@ impl Level {
 }
 
 impl Level {
+    /// The reduced row echelon form of columns `0..ncols`: the row echelon form, then
+    /// [`back_substitute`](super::backsub::back_substitute), which leaves the rows above each
+    /// strip's pivots alone except on the words with a column that is not a pivot.
+    fn rref(self, data: &mut [u64], rows: usize, stride: usize, ncols: usize) -> Vec<usize> {
+        let pivots = self.eliminate(data, rows, stride, 0, ncols, false, None);
+        super::backsub::back_substitute(data, stride, &pivots, self.strip_words, self.tile_rows);
+        pivots
+    }
+
     /// As [`eliminate`], for rows that are zero before word `first_word`; records the row swaps
     /// in `perm` when given.
     #[allow(clippy::too_many_arguments)]
@@ -161,7 +174,17 @@ impl Level {
             }
             if targets > 0 {
                 let tables = tables.get_or_insert_with(WideTables::new);
-                self.update(tables, data, stride, &idx, &sources, lo..rows, w);
+                let words = [w..stride];
+                update(
+                    tables,
+                    data,
+                    stride,
+                    &idx,
+                    &sources,
+                    lo..rows,
+                    &words,
+                    self.tile_rows,
+                );
             }
             pivots.extend(strip_pivots);
             r += k;
@@ -169,28 +192,31 @@ impl Level {
         }
         pivots
     }
+}
 
-    /// Adds to words `w..stride` of each row `i` in `rows` the sum of the source rows selected
-    /// by its index words `idx[i * sw..(i + 1) * sw]` (`sw = sources.len() / 64`): for each
-    /// tile of rows and each chunk of words, the tables of every block of the strip in turn.
-    #[allow(clippy::too_many_arguments)]
-    fn update(
-        self,
-        tables: &mut WideTables,
-        data: &mut [u64],
-        stride: usize,
-        idx: &[u64],
-        sources: &[Option<usize>],
-        rows: std::ops::Range<usize>,
-        w: usize,
-    ) {
-        let sw = sources.len() / 64;
-        let mut tile = rows.start;
-        while tile < rows.end {
-            let tile_end = rows.end.min(tile.saturating_add(self.tile_rows));
-            let mut off = w;
-            while off < stride {
-                let len = CHUNK.min(stride - off);
+/// Adds to the words `words` of each row `i` in `rows` the sum of the source rows selected by its
+/// index words `idx[i * sw..(i + 1) * sw]` (`sw = sources.len() / 64`): for each tile of
+/// `tile_rows` rows and each chunk of words, the tables of every block of the strip in turn, so
+/// that the tile's chunk stays in the L2 cache while all of them are applied.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn update(
+    tables: &mut WideTables,
+    data: &mut [u64],
+    stride: usize,
+    idx: &[u64],
+    sources: &[Option<usize>],
+    rows: std::ops::Range<usize>,
+    words: &[std::ops::Range<usize>],
+    tile_rows: usize,
+) {
+    let sw = sources.len() / 64;
+    let mut tile = rows.start;
+    while tile < rows.end {
+        let tile_end = rows.end.min(tile.saturating_add(tile_rows));
+        for range in words {
+            let mut off = range.start;
+            while off < range.end {
+                let len = CHUNK.min(range.end - off);
                 for (b, block) in sources.chunks(64 * TABLE_WORDS).enumerate() {
                     tables.build(data, stride, block, off, len);
                     let index = Index {
@@ -202,8 +228,8 @@ impl Level {
                 }
                 off += len;
             }
-            tile = tile_end;
         }
+        tile = tile_end;
     }
 }
 
@@ -342,6 +368,9 @@ mod tests {
             let pivots = level.eliminate(m.data_mut(), rows, stride, 0, cols, true, None);
             assert_eq!(pivots, want_pivots, "pivots of {rows}x{cols}");
             assert_eq!(m, panel_m, "rref of {rows}x{cols}");
+            let mut back = a.clone();
+            let back_pivots = level.rref(back.data_mut(), rows, stride, cols);
+            assert_eq!((&back_pivots, &back), (&pivots, &m), "back substitution");
             // Row echelon form: the same pivots, each the first one of its row, zero rows below
             // the rank, and the same row space (the same reduced form).
             let mut re = a.clone();
@@ -425,6 +454,46 @@ mod tests {
                 let mut x = a.clone();
                 let p = level.eliminate(x.data_mut(), 400, 7, 0, ncols, true, None);
                 assert_eq!((p, &x), (q.clone(), &y), "ncols {ncols}");
+                let mut x = a.clone();
+                let p = level.rref(x.data_mut(), 400, 7, ncols);
+                assert_eq!((p, &x), (q.clone(), &y), "back substitution, ncols {ncols}");
+            }
+        }
+    }
+
+    /// Shapes where the back substitution meets many strips, free columns inside strips and
+    /// after them, and rows past the rank, against the panel eliminator (itself held to the
+    /// naive reference above).
+    #[test]
+    fn back_substitution_on_larger_shapes() {
+        let mut g = SplitMix64::new(20);
+        let mut shapes = vec![
+            BitMatrix::random(300, 700, &mut g),
+            BitMatrix::random(2100, 1500, &mut g),
+            // Rank deficient: rank 900 of 1000, the free columns spread over every strip.
+            BitMatrix::random(1000, 900, &mut g).mul(&BitMatrix::random(900, 1000, &mut g)),
+        ];
+        // Whole words of free columns: zero columns 128..256 and a repeated stretch.
+        let mut a = BitMatrix::random(600, 640, &mut g);
+        for i in 0..600 {
+            for j in 128..256 {
+                a.set(i, j, false);
+            }
+            for j in 400..470 {
+                let v = a.get(i, j - 70);
+                a.set(i, j, v);
+            }
+        }
+        shapes.push(a);
+        for a in shapes {
+            let (rows, stride, cols) = (a.rows(), a.stride(), a.cols());
+            let mut want = a.clone();
+            let want_pivots = panel::eliminate(want.data_mut(), rows, stride, 0, cols, true, None);
+            for level in LEVELS {
+                let mut m = a.clone();
+                let pivots = level.rref(m.data_mut(), rows, stride, cols);
+                assert_eq!(pivots, want_pivots, "pivots of {rows}x{cols}");
+                assert_eq!(m, want, "rref of {rows}x{cols}");
             }
         }
     }

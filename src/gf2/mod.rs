@@ -5,6 +5,7 @@
 //! the Method of Four Russians; [`naive`] is a slow, obviously correct reference that every fast
 //! routine is tested against.
 
+mod backsub;
 mod bitvec;
 mod blocked;
 mod huge;
