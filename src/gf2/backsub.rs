@@ -13,7 +13,7 @@
 //! words with a free column. This is the triangular solve that M4RI runs after its PLE
 //! decomposition, done in place.
 
-use super::blocked::update;
+use super::blocked::{StripIndex, update};
 use super::wide::WideTables;
 use std::ops::Range;
 
@@ -35,7 +35,7 @@ pub(super) fn back_substitute(
     }
     let strip_of = |p: usize| p / 64 / strip_words;
     let mut tables: Option<WideTables> = None;
-    let mut idx = Vec::new();
+    let mut idx = StripIndex::default();
     let mut end = pivots.len();
     while end > 0 {
         let strip = strip_of(pivots[end - 1]);
@@ -46,15 +46,15 @@ pub(super) fn back_substitute(
 
         // The rows above: their bits at the strip's pivot columns are the coefficients; words
         // of nothing but pivot columns end up zero.
-        idx.clear();
-        idx.resize(start * sw, 0);
+        idx.reset(start, sw);
         let mut targets = 0;
-        for (i, ix) in idx.chunks_exact_mut(sw).enumerate() {
+        for i in 0..start {
             let row = &mut data[i * stride + w..i * stride + w + sw];
             let mut any = 0;
-            for ((x, d), &m) in ix.iter_mut().zip(row.iter_mut()).zip(masks) {
-                *x = *d & m;
-                any |= *x;
+            for (t, (d, &m)) in row.iter_mut().zip(masks).enumerate() {
+                let x = *d & m;
+                idx.set(i, t, x);
+                any |= x;
                 if m == !0 {
                     *d = 0;
                 }
