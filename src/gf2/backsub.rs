@@ -13,8 +13,7 @@
 //! words with a free column. This is the triangular solve that M4RI runs after its PLE
 //! decomposition, done in place.
 
-use super::blocked::{StripIndex, update};
-use super::wide::WideTables;
+use super::tiled::StripUpdate;
 use std::ops::Range;
 
 /// Brings to reduced row echelon form `data` (row `i` at words `i * stride..(i + 1) * stride`)
@@ -34,8 +33,7 @@ pub(super) fn back_substitute(
         pivot_masks[p / 64] |= 1u64 << (p % 64);
     }
     let strip_of = |p: usize| p / 64 / strip_words;
-    let mut tables: Option<WideTables> = None;
-    let mut idx = StripIndex::default();
+    let mut step = StripUpdate::default();
     let mut end = pivots.len();
     while end > 0 {
         let strip = strip_of(pivots[end - 1]);
@@ -46,39 +44,18 @@ pub(super) fn back_substitute(
 
         // The rows above: their bits at the strip's pivot columns are the coefficients; words
         // of nothing but pivot columns end up zero.
-        idx.reset(start, sw);
-        let mut targets = 0;
+        step.start(&pivots[start..end], start, w, sw, start);
         for i in 0..start {
             let row = &mut data[i * stride + w..i * stride + w + sw];
-            let mut any = 0;
             for (t, (d, &m)) in row.iter_mut().zip(masks).enumerate() {
-                let x = *d & m;
-                idx.set(i, t, x);
-                any |= x;
+                step.set(i, t, *d & m);
                 if m == !0 {
                     *d = 0;
                 }
             }
-            targets += usize::from(any != 0);
         }
-        if targets > 0 {
-            let mut sources = vec![None; 64 * sw];
-            for (j, &p) in pivots[start..end].iter().enumerate() {
-                sources[p - 64 * w] = Some(start + j);
-            }
-            let words = free_words(&pivot_masks, w);
-            let tables = tables.get_or_insert_with(WideTables::new);
-            update(
-                tables,
-                data,
-                stride,
-                &idx,
-                &sources,
-                0..start,
-                &words,
-                tile_rows,
-            );
-        }
+        let words = free_words(&pivot_masks, w);
+        step.run(data, stride, 0..start, &words, tile_rows);
         end = start;
     }
 }

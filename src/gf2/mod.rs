@@ -16,6 +16,7 @@ mod product;
 mod reduce;
 mod rng;
 mod russians;
+mod tiled;
 mod wide;
 
 pub use bitvec::{BitVec, words_for};
