@@ -469,6 +469,10 @@ mod tests {
             BitMatrix::random(2100, 1500, &mut g),
             // Rank deficient: rank 900 of 1000, the free columns spread over every strip.
             BitMatrix::random(1000, 900, &mut g).mul(&BitMatrix::random(900, 1000, &mut g)),
+            // Rank 1000 of 1500 rows: the rows just below the pivots fall short of a strip's
+            // width, so the strips' pivot rows are searched for on a copy, whose levels reduce
+            // their own candidates in place while recording the row order.
+            BitMatrix::random(1500, 1000, &mut g).mul(&BitMatrix::random(1000, 1400, &mut g)),
         ];
         // Whole words of free columns: zero columns 128..256 and a repeated stretch.
         let mut a = BitMatrix::random(600, 640, &mut g);
