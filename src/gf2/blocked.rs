@@ -1,24 +1,29 @@
-//! Blocked Gauss-Jordan elimination for large matrices: strips of 4096 columns, each cleared
-//! from the other rows in one cache-blocked pass, instead of one pass over the matrix per 64.
+//! Blocked elimination for large matrices: strips of 4096 columns, each cleared from the other
+//! rows in one cache-blocked pass, instead of one pass over the matrix per 64 columns.
 //!
 //! The [`panel`](super::panel) eliminator reads and writes every row once per 64 pivots. Past
 //! about 10000 rows the matrix no longer fits the caches and that traffic, not the XORs, sets its
 //! speed. Here, for each strip of columns `C` (a [`Level`]):
-//! 1. rows whose `C` parts span those of all remaining rows are picked: by the level below on a
-//!    copy of the strip (first of only a few more rows than `C` has columns, which on a random
-//!    matrix already reach a pivot in every column), or at the bottom level (blocks of
-//!    `64 * BLOCK_WORDS` columns) by a basis kept by lowest set bit;
-//! 2. those `k` rows move up and are reduced among themselves by the level below (at the bottom,
-//!    by the panel eliminator): the result `P` is in reduced echelon form on `C`, with an
-//!    identity on its pivot columns;
-//! 3. every other row `x` becomes `x + c P`, where `c` is `x`'s own bits at the pivot columns (the
-//!    unique combination of `P` that clears them). Rows below the pivots then vanish on `C`, since
-//!    their `C` part lies in the span of `P`'s, and rows above keep their non-pivot entries, as the
-//!    reduced form wants. That is a product, done with [`WideTables`] (Four Russians): `x`'s strip
-//!    words, masked to the pivot columns, index the tables directly. It runs a tile of rows at a
-//!    time, and for each chunk of words applies the tables of every 256 columns of the strip in
-//!    turn while the tile's chunk stays in the L2 cache: each row is read and written once per
-//!    strip from memory.
+//! 1. rows whose `C` parts span those of all remaining rows are picked, moved up and reduced
+//!    among themselves, the result `P` in reduced echelon form on `C` (an identity on its pivot
+//!    columns). First, the rows just below the pivots so far, a few more than `C` has columns,
+//!    are reduced in place by the level below: on a random matrix they reach a pivot in every
+//!    column, and then no other row can add one. Failing that, the rows are picked by the level
+//!    below on a copy of the strip (at the bottom level, blocks of `64 * BLOCK_WORDS` columns,
+//!    by a basis kept by lowest set bit) and then reduced by it (at the bottom, by the panel
+//!    eliminator);
+//! 2. every other row `x` (with `!full`, every row below) becomes `x + c P`, where `c` is `x`'s
+//!    own bits at the pivot columns (the unique combination of `P` that clears them). Rows below
+//!    the pivots then vanish on `C`, since their `C` part lies in the span of `P`'s, and rows
+//!    above keep their non-pivot entries, as the reduced form wants. That is a product, done by
+//!    a [tiled](super::tiled) Four Russians pass: each row is read and written once per strip
+//!    from memory.
+//!
+//! At the outer level the reduced form is the row echelon form followed by a
+//! [back substitution](super::backsub) that only touches the words with a column that is not a
+//! pivot: for a square matrix of nearly full rank, a third less work than clearing the rows
+//! above as the strips go (the lower levels, whose columns past their strip all ride along, do
+//! that).
 //!
 //! The result is the same reduced (or, with `!full`, row) echelon form as the panel eliminator's:
 //! the reduced form is unique and the tests hold every level to the panel eliminator and to the
@@ -27,7 +32,7 @@
 use super::bitvec::words_for;
 use super::matrix::{swap_rows, tail_mask};
 use super::panel;
-use super::wide::{CHUNK, Index, TABLE_WORDS, WideTables};
+use super::tiled::StripUpdate;
 
 /// Columns of a block at the bottom level, in words.
 const BLOCK_WORDS: usize = 4;
@@ -55,7 +60,11 @@ pub(super) fn eliminate(
         tile_rows: TILE_ROWS,
     };
     super::huge::with_huge_pages(&mut data[..rows * stride], |d| {
-        level.eliminate(d, rows, stride, 0, ncols, full, None)
+        if full {
+            level.rref(d, rows, stride, ncols)
+        } else {
+            level.eliminate(d, rows, stride, 0, ncols, false, None)
+        }
     })
 }
 
@@ -89,6 +98,15 @@ impl Level {
 }
 
 impl Level {
+    /// The reduced row echelon form of columns `0..ncols`: the row echelon form, then
+    /// [`back_substitute`](super::backsub::back_substitute), which leaves the rows above each
+    /// strip's pivots alone except on the words with a column that is not a pivot.
+    fn rref(self, data: &mut [u64], rows: usize, stride: usize, ncols: usize) -> Vec<usize> {
+        let pivots = self.eliminate(data, rows, stride, 0, ncols, false, None);
+        super::backsub::back_substitute(data, stride, &pivots, self.strip_words, self.tile_rows);
+        pivots
+    }
+
     /// As [`eliminate`], for rows that are zero before word `first_word`; records the row swaps
     /// in `perm` when given.
     #[allow(clippy::too_many_arguments)]
@@ -104,106 +122,111 @@ impl Level {
     ) -> Vec<usize> {
         let words = words_for(ncols);
         let mut pivots = Vec::new();
-        let mut tables: Option<WideTables> = None;
-        let mut idx = Vec::new();
+        let mut step = StripUpdate::default();
         let (mut r, mut w) = (0, first_word);
+        let mut try_candidates = true;
         while w < words && r < rows {
             let sw = self.strip_words.min(words - w);
             let strip_end = ncols.min(64 * (w + sw));
 
-            // 1. Rows independent on the strip, moved up to r..r + k in their order.
-            let chosen = if self.strip_words == BLOCK_WORDS {
-                independent_rows(data, rows, stride, r, w, strip_end)
-            } else {
-                self.below()
-                    .strip_pivot_rows(data, rows, stride, r, w, strip_end)
-            };
-            let k = chosen.len();
+            // 1. The strip's pivot rows, moved up to r..r + k and reduced among themselves.
+            let strip_pivots = self.strip_pivots(
+                data,
+                (rows, stride),
+                (r, w, strip_end),
+                &mut perm,
+                &mut try_candidates,
+            );
+            let k = strip_pivots.len();
             if k == 0 {
                 w += sw;
                 continue;
             }
-            for (j, &i) in chosen.iter().enumerate() {
-                swap_rows(data, stride, r + j, i);
-                if let Some(p) = perm.as_deref_mut() {
-                    p.swap(r + j, i);
-                }
-            }
 
-            // 2. Reduce them among themselves.
-            let pivot_rows = &mut data[r * stride..(r + k) * stride];
-            let strip_pivots = if self.strip_words == BLOCK_WORDS {
-                panel::eliminate(pivot_rows, k, stride, w, strip_end, true, None)
-            } else {
-                self.below()
-                    .eliminate(pivot_rows, k, stride, w, strip_end, true, None)
-            };
-            debug_assert_eq!(strip_pivots.len(), k, "the chosen rows are independent");
-
-            // 3. Clear the pivot columns from the other rows: x += c P, c = x's pivot bits.
-            let mut sources = vec![None; 64 * sw];
+            // 2. Clear the pivot columns from the other rows: x += c P, c = x's pivot bits.
             let mut pivot_masks = vec![0u64; sw];
-            for (j, &p) in strip_pivots.iter().enumerate() {
+            for &p in &strip_pivots {
                 let b = p - 64 * w;
-                sources[b] = Some(r + j);
                 pivot_masks[b / 64] |= 1u64 << (b % 64);
             }
             let lo = if full { 0 } else { r + k };
-            idx.clear();
-            idx.resize(rows * sw, 0);
-            let mut targets = 0;
+            step.start(&strip_pivots, r, w, sw, rows);
             for i in (lo..r).chain(r + k..rows) {
-                let ix = &mut idx[i * sw..(i + 1) * sw];
-                for (t, x) in ix.iter_mut().enumerate() {
-                    *x = data[i * stride + w + t] & pivot_masks[t];
+                for (t, &m) in pivot_masks.iter().enumerate() {
+                    step.set(i, t, data[i * stride + w + t] & m);
                 }
-                targets += usize::from(ix.iter().any(|&x| x != 0));
             }
-            if targets > 0 {
-                let tables = tables.get_or_insert_with(WideTables::new);
-                self.update(tables, data, stride, &idx, &sources, lo..rows, w);
-            }
+            let trailing = w..stride;
+            step.run(
+                data,
+                stride,
+                lo..rows,
+                std::slice::from_ref(&trailing),
+                self.tile_rows,
+            );
             pivots.extend(strip_pivots);
             r += k;
             w += sw;
         }
         pivots
     }
+}
 
-    /// Adds to words `w..stride` of each row `i` in `rows` the sum of the source rows selected
-    /// by its index words `idx[i * sw..(i + 1) * sw]` (`sw = sources.len() / 64`): for each
-    /// tile of rows and each chunk of words, the tables of every block of the strip in turn.
-    #[allow(clippy::too_many_arguments)]
-    fn update(
+impl Level {
+    /// Step 1: rows from `r` on whose strip parts (words `w..` up to column `end`) span those of
+    /// all of them, moved up to `r..` and reduced among themselves; returns the strip's pivots.
+    ///
+    /// While `try_candidates` holds, the rows just below `r`, a few more than the strip has
+    /// columns (or all rows left, if fewer), are first reduced in place by the level below.
+    /// When they reach a pivot in every column of the strip (a random matrix's strip almost
+    /// always does), no other row can add one: their pivot rows are the strip's, already moved
+    /// up and reduced, and the other candidates are zero on the strip. That costs about as much
+    /// as reducing the chosen rows alone, and saves searching a copy of the strip first.
+    /// Otherwise (the candidates were only combined among themselves, which the search does not
+    /// mind) `try_candidates` is cleared and the rows are searched for on a copy of the strip
+    /// (at the bottom level, by a basis), moved up in their order and reduced.
+    fn strip_pivots(
         self,
-        tables: &mut WideTables,
         data: &mut [u64],
-        stride: usize,
-        idx: &[u64],
-        sources: &[Option<usize>],
-        rows: std::ops::Range<usize>,
-        w: usize,
-    ) {
-        let sw = sources.len() / 64;
-        let mut tile = rows.start;
-        while tile < rows.end {
-            let tile_end = rows.end.min(tile.saturating_add(self.tile_rows));
-            let mut off = w;
-            while off < stride {
-                let len = CHUNK.min(stride - off);
-                for (b, block) in sources.chunks(64 * TABLE_WORDS).enumerate() {
-                    tables.build(data, stride, block, off, len);
-                    let index = Index {
-                        words: idx,
-                        stride: sw,
-                        first: b * TABLE_WORDS,
-                    };
-                    tables.apply(data, stride, index, tile..tile_end, off, len);
-                }
-                off += len;
+        (rows, stride): (usize, usize),
+        (r, w, end): (usize, usize, usize),
+        perm: &mut Option<&mut [usize]>,
+        try_candidates: &mut bool,
+    ) -> Vec<usize> {
+        if *try_candidates && self.strip_words > BLOCK_WORDS {
+            let width = end - 64 * w;
+            let candidates = (width + 64).min(rows - r);
+            let block = &mut data[r * stride..(r + candidates) * stride];
+            let sub_perm = perm.as_deref_mut().map(|p| &mut p[r..r + candidates]);
+            let pivots = self
+                .below()
+                .eliminate(block, candidates, stride, w, end, true, sub_perm);
+            if pivots.len() == width || r + candidates == rows {
+                return pivots;
             }
-            tile = tile_end;
+            *try_candidates = false;
         }
+        let chosen = if self.strip_words == BLOCK_WORDS {
+            independent_rows(data, rows, stride, r, w, end)
+        } else {
+            self.below().strip_pivot_rows(data, rows, stride, r, w, end)
+        };
+        let k = chosen.len();
+        for (j, &i) in chosen.iter().enumerate() {
+            swap_rows(data, stride, r + j, i);
+            if let Some(p) = perm.as_deref_mut() {
+                p.swap(r + j, i);
+            }
+        }
+        let pivot_rows = &mut data[r * stride..(r + k) * stride];
+        let pivots = if self.strip_words == BLOCK_WORDS {
+            panel::eliminate(pivot_rows, k, stride, w, end, true, None)
+        } else {
+            self.below()
+                .eliminate(pivot_rows, k, stride, w, end, true, None)
+        };
+        debug_assert_eq!(pivots.len(), k, "the chosen rows are independent");
+        pivots
     }
 }
 
@@ -342,6 +365,9 @@ mod tests {
             let pivots = level.eliminate(m.data_mut(), rows, stride, 0, cols, true, None);
             assert_eq!(pivots, want_pivots, "pivots of {rows}x{cols}");
             assert_eq!(m, panel_m, "rref of {rows}x{cols}");
+            let mut back = a.clone();
+            let back_pivots = level.rref(back.data_mut(), rows, stride, cols);
+            assert_eq!((&back_pivots, &back), (&pivots, &m), "back substitution");
             // Row echelon form: the same pivots, each the first one of its row, zero rows below
             // the rank, and the same row space (the same reduced form).
             let mut re = a.clone();
@@ -425,6 +451,50 @@ mod tests {
                 let mut x = a.clone();
                 let p = level.eliminate(x.data_mut(), 400, 7, 0, ncols, true, None);
                 assert_eq!((p, &x), (q.clone(), &y), "ncols {ncols}");
+                let mut x = a.clone();
+                let p = level.rref(x.data_mut(), 400, 7, ncols);
+                assert_eq!((p, &x), (q.clone(), &y), "back substitution, ncols {ncols}");
+            }
+        }
+    }
+
+    /// Shapes where the back substitution meets many strips, free columns inside strips and
+    /// after them, and rows past the rank, against the panel eliminator (itself held to the
+    /// naive reference above).
+    #[test]
+    fn back_substitution_on_larger_shapes() {
+        let mut g = SplitMix64::new(20);
+        let mut shapes = vec![
+            BitMatrix::random(300, 700, &mut g),
+            BitMatrix::random(2100, 1500, &mut g),
+            // Rank deficient: rank 900 of 1000, the free columns spread over every strip.
+            BitMatrix::random(1000, 900, &mut g).mul(&BitMatrix::random(900, 1000, &mut g)),
+            // Rank 1000 of 1500 rows: the rows just below the pivots fall short of a strip's
+            // width, so the strips' pivot rows are searched for on a copy, whose levels reduce
+            // their own candidates in place while recording the row order.
+            BitMatrix::random(1500, 1000, &mut g).mul(&BitMatrix::random(1000, 1400, &mut g)),
+        ];
+        // Whole words of free columns: zero columns 128..256 and a repeated stretch.
+        let mut a = BitMatrix::random(600, 640, &mut g);
+        for i in 0..600 {
+            for j in 128..256 {
+                a.set(i, j, false);
+            }
+            for j in 400..470 {
+                let v = a.get(i, j - 70);
+                a.set(i, j, v);
+            }
+        }
+        shapes.push(a);
+        for a in shapes {
+            let (rows, stride, cols) = (a.rows(), a.stride(), a.cols());
+            let mut want = a.clone();
+            let want_pivots = panel::eliminate(want.data_mut(), rows, stride, 0, cols, true, None);
+            for level in LEVELS {
+                let mut m = a.clone();
+                let pivots = level.rref(m.data_mut(), rows, stride, cols);
+                assert_eq!(pivots, want_pivots, "pivots of {rows}x{cols}");
+                assert_eq!(m, want, "rref of {rows}x{cols}");
             }
         }
     }

@@ -5,6 +5,7 @@
 //! the Method of Four Russians; [`naive`] is a slow, obviously correct reference that every fast
 //! routine is tested against.
 
+mod backsub;
 mod bitvec;
 mod blocked;
 mod huge;
@@ -15,6 +16,7 @@ mod product;
 mod reduce;
 mod rng;
 mod russians;
+mod tiled;
 mod wide;
 
 pub use bitvec::{BitVec, words_for};
