@@ -8,6 +8,7 @@ pub mod game;
 pub mod gf2;
 pub mod noise;
 pub mod sim;
+pub mod slice;
 pub mod stream;
 
 pub use error::{Error, Result};

@@ -4,17 +4,17 @@
 //! There is one kernel layer, the stream's: the words are in its row order (the message
 //! positions in message order, then the other positions in increasing order;
 //! [`SlicedCode::pos_of_row`]), the parity and syndrome words come from
-//! [`stream::kernel::Kernel`](crate::stream::kernel::Kernel) at one word per row (`B = 1`,
+//! [`slice::kernel::Kernel`](crate::slice::kernel::Kernel) at one word per row (`B = 1`,
 //! and its AVX2 group kernels where it has them), and every lane with a nonzero syndrome is
-//! decided by [`stream::locate::Locator`](crate::stream::locate::Locator), as in the codec,
+//! decided by [`slice::locate::Locator`](crate::slice::locate::Locator), as in the codec,
 //! with a memo per syndrome: what [`BlockCode::decode`] says for that lane. Tested lane by
 //! lane against the per-codeword [`BlockCode`] path.
 
 use crate::code::{BlockCode, Spec};
 #[cfg(target_endian = "little")]
-use crate::stream::kernel::word_blocks;
-use crate::stream::kernel::{Fast64, Kernel, V, word_bytes};
-use crate::stream::locate::Locator;
+use crate::slice::kernel::word_blocks;
+use crate::slice::kernel::{Fast64, Kernel, V, word_bytes};
+use crate::slice::locate::Locator;
 
 /// The lanes set in a mask, lowest first.
 #[inline]

@@ -4,7 +4,7 @@
 //!   skips (the crate's one sampler, [`crate::noise::Geometric`]); the binary erasure channel;
 //!   BPSK over AWGN;
 //! * [`kernel`]: the simulator's view of the one bit-sliced kernel layer
-//!   ([`crate::stream::kernel`], [`crate::stream::locate`]): 64 codewords per `u64`, in the
+//!   ([`crate::slice::kernel`], [`crate::slice::locate`]): 64 codewords per `u64`, in the
 //!   container's row order;
 //! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop;
 //! * [`monitor`]: what the engine counts and its AFF3CT-style stop rules, read by [`report`]

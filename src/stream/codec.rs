@@ -8,14 +8,14 @@ use super::format::{
     read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
-use super::kernel::{self, Fast64, Fused64, Kernel, V};
-use super::locate::Locator;
 use super::parallel::{self, Workers};
 use super::stripe::{Plan, StripeEncoder, shard_bytes};
 use super::{Header, Report};
 use crate::code;
 use crate::cpu::Avx2;
 use crate::error::{Error, Result};
+use crate::slice::kernel::{self, Fast64, Fused64, Kernel, V};
+use crate::slice::locate::Locator;
 
 /// A code with its kernel and the row/position maps of the bit-sliced layout.
 #[derive(Debug)]

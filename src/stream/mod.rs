@@ -25,8 +25,6 @@ pub mod format;
 pub mod frame;
 mod framed;
 pub mod gf256;
-pub mod kernel;
-pub mod locate;
 pub mod naive;
 mod open;
 pub mod parallel;
