@@ -1257,6 +1257,33 @@ mod avx2 {
         w.try_into().expect("LEN words")
     }
 
+    /// A fused kernel `$fed` run on three groups side by side, one CRC register per group
+    /// (`$len` words of each piece, cut at `$cut`): the one body of the `*_crc3` entry points.
+    macro_rules! crc3 {
+        ($(#[$doc:meta])* $name:ident, $fed:ident, [$l0:literal, $l1:literal, $l2:literal],
+         [$c1:literal, $c2:literal, $end:literal]) => {
+            $(#[$doc])*
+            ///
+            /// # Safety
+            /// The CPU must support AVX2 and SSE4.2.
+            #[target_feature(enable = "avx2,sse4.2")]
+            pub unsafe fn $name(
+                src: [&[u8]; 3],
+                dst: [&mut [u8]; 3],
+                crc: [u32; 3],
+            ) -> ([[u64; 16]; 3], [u32; 3]) {
+                let mut x = registers(crc);
+                let [d0, d1, d2] = dst;
+                let par = [
+                    $fed::<$l0>(src[0], d0, pieces(src, 0, $c1), &mut x),
+                    $fed::<$l1>(src[1], d1, pieces(src, $c1, $c2), &mut x),
+                    $fed::<$l2>(src[2], d2, pieces(src, $c2, $end), &mut x),
+                ];
+                (par, crcs(x))
+            }
+        };
+    }
+
     /// Three pieces of `LEN` words whose CRC-32C instructions a fused kernel spreads over its
     /// `ROWS` grid rows, one CRC register per piece.
     struct Feed<'a, const LEN: usize, const ROWS: usize>([&'a [[u8; 8]; LEN]; 3]);
@@ -1293,7 +1320,8 @@ mod avx2 {
     }
 
     /// One `secded:72` group (`src`, 64 data words): its words copied to `dst` and its 8
-    /// check words returned (overall parity first), with the CRC-32C instructions of three other pieces of `LEN`
+    /// check words returned (overall parity first; 16 words as [`alien99_fed`]'s, the last
+    /// eight zero), with the CRC-32C instructions of three other pieces of `LEN`
     /// words (`feed`, one per register of `crc`) spread over its grid rows, so that the CRC
     /// unit and the vector units work side by side. Written out row by row: as a loop over
     /// the row plans, with the CRC loop inside, it is not unrolled.
@@ -1304,7 +1332,7 @@ mod avx2 {
         dst: &mut [u8],
         feed: [&[u8]; 3],
         crc: &mut [u64; 3],
-    ) -> [u64; 8] {
+    ) -> [u64; 16] {
         let src: &[u8; 512] = src[..512].try_into().expect("512 bytes");
         let dst: &mut [u8; 512] = (&mut dst[..512]).try_into().expect("512 bytes");
         let feed = Feed::<LEN, 9>::new(feed);
@@ -1369,33 +1397,21 @@ mod avx2 {
         feed.row(8, crc);
         let s8 = add(tail(57));
         let g2 = reduce4([s8, zero, zero, zero]);
-        let mut par = [0u64; 8];
-        finish_hamming(c0, c1, [g0, g1, g2, zero], 7, true, &mut par);
+        let mut par = [0u64; 16];
+        finish_hamming(c0, c1, [g0, g1, g2, zero], 7, true, &mut par[..8]);
         par
     }
 
-    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words returned,
-    /// and the CRC-32C of each group's data appended to its own register of `crc`: the pieces
-    /// `0..168`, `168..336` and `336..512` of the three groups are fed beside the kernels of
-    /// groups 0, 1 and 2.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 and SSE4.2.
-    #[target_feature(enable = "avx2,sse4.2")]
-    pub unsafe fn secded72_crc3(
-        src: [&[u8]; 3],
-        dst: [&mut [u8]; 3],
-        crc: [u32; 3],
-    ) -> ([[u64; 16]; 3], [u32; 3]) {
-        let mut x = registers(crc);
-        let piece = |a: usize, b: usize| pieces(src, a, b);
-        let [d0, d1, d2] = dst;
-        let mut par = [[0u64; 16]; 3];
-        par[0][..8].copy_from_slice(&secded72_fed::<21>(src[0], d0, piece(0, 168), &mut x));
-        par[1][..8].copy_from_slice(&secded72_fed::<21>(src[1], d1, piece(168, 336), &mut x));
-        par[2][..8].copy_from_slice(&secded72_fed::<22>(src[2], d2, piece(336, 512), &mut x));
-        (par, crcs(x))
-    }
+    crc3!(
+        /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words returned,
+        /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+        /// pieces `0..168`, `168..336` and `336..512` of the three groups are fed beside the
+        /// kernels of groups 0, 1 and 2.
+        secded72_crc3,
+        secded72_fed,
+        [21, 21, 22],
+        [168, 336, 512]
+    );
 
     /// One `alien:9x9` group (`src`, 65 data words: eight grid rows of eight, then the corner
     /// word `b`): its words copied to `dst` and its 16 check words returned (the top row,
@@ -1463,29 +1479,16 @@ mod avx2 {
         par
     }
 
-    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words returned,
-    /// and the CRC-32C of each group's data appended to its own register of `crc`: the
-    /// pieces `0..168`, `168..336` and `336..520` of the three groups are fed beside the
-    /// kernels of groups 0, 1 and 2.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 and SSE4.2.
-    #[target_feature(enable = "avx2,sse4.2")]
-    pub unsafe fn alien99_crc3(
-        src: [&[u8]; 3],
-        dst: [&mut [u8]; 3],
-        crc: [u32; 3],
-    ) -> ([[u64; 16]; 3], [u32; 3]) {
-        let mut x = registers(crc);
-        let piece = |a: usize, b: usize| pieces(src, a, b);
-        let [d0, d1, d2] = dst;
-        let par = [
-            alien99_fed::<21>(src[0], d0, piece(0, 168), &mut x),
-            alien99_fed::<21>(src[1], d1, piece(168, 336), &mut x),
-            alien99_fed::<23>(src[2], d2, piece(336, 520), &mut x),
-        ];
-        (par, crcs(x))
-    }
+    crc3!(
+        /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words returned,
+        /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+        /// pieces `0..168`, `168..336` and `336..520` of the three groups are fed beside the
+        /// kernels of groups 0, 1 and 2.
+        alien99_crc3,
+        alien99_fed,
+        [21, 21, 23],
+        [168, 336, 520]
+    );
 
     /// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
     /// column parities of the grid of positions stay in two registers, the grid row sums are
