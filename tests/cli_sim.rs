@@ -19,14 +19,19 @@ fn run_json(args: &[&str]) -> Value {
     )
 }
 
-/// The JSON a successful run printed.
-fn json_of(out: std::process::Output) -> Value {
+/// The output of a run that must have succeeded (its stderr shown otherwise).
+fn ok(out: std::process::Output) -> std::process::Output {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    out
+}
+
+/// The JSON a successful run printed.
+fn json_of(out: std::process::Output) -> Value {
+    serde_json::from_slice(&ok(out).stdout).unwrap()
 }
 
 fn results(v: &Value) -> &Vec<Value> {
@@ -462,7 +467,7 @@ mod bench {
 
     #[test]
     fn bench_reports_codec_and_cli_against_memcpy_and_cat() {
-        let out = tilecode()
+        let out = ok(tilecode()
             .args([
                 "bench",
                 "alien:9x9",
@@ -474,12 +479,7 @@ mod bench {
                 "--json",
             ])
             .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .unwrap());
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         let rs = results(&v);
         assert_eq!(rs.len(), 2);
@@ -512,7 +512,7 @@ mod bench {
     #[test]
     fn bench_matrix_over_depths_renders_from_saved_json() {
         let dir = tempfile::tempdir().unwrap();
-        let out = tilecode()
+        let out = ok(tilecode()
             .args(["bench", "alien:5x5", "secded:39", "--interleave", "64,512"])
             .args([
                 "--size",
@@ -525,12 +525,7 @@ mod bench {
             ])
             .args(["--recovery", "0", "--json"])
             .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .unwrap());
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         let rs = results(&v);
         let cells: Vec<(String, u64)> = rs
@@ -555,7 +550,7 @@ mod bench {
         let saved = dir.path().join("m.json");
         std::fs::write(&saved, &out.stdout).unwrap();
         let plot = dir.path().join("m.png");
-        let out = tilecode()
+        let out = ok(tilecode()
             .arg("bench")
             .arg("--from")
             .arg(&saved)
@@ -563,12 +558,7 @@ mod bench {
             .arg("--plot")
             .arg(&plot)
             .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .unwrap());
         let md = String::from_utf8(out.stdout).unwrap();
         assert!(
             md.starts_with("| code | D = 64 | D = 512 |\n|---|---|---|\n"),

@@ -6,6 +6,7 @@ use super::bench_matrix::FLOOR;
 use super::plot::{COLORS, legend};
 use anyhow::anyhow;
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -76,21 +77,7 @@ where
         ("Clean decode against depth", |c| c.clean),
     ];
     for (area, (title, value)) in areas.iter().zip(panels) {
-        let mut chart = ChartBuilder::on(area)
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(60)
-            .build_cartesian_2d((d0..d1).log_scale(), 0.0..ymax)
-            .map_err(e)?;
-        chart
-            .configure_mesh()
-            .x_desc("interleaving depth D")
-            .y_desc("ratio to memcpy (one thread)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()
-            .map_err(e)?;
-        floor_line(&mut chart, d0, d1)?;
+        let mut chart = panel(area, title, "interleaving depth D", d0..d1, ymax)?;
         if codes.len() <= COLORS.len() {
             for (i, code) in codes.iter().enumerate() {
                 let color = COLORS[i % COLORS.len()];
@@ -154,21 +141,8 @@ where
     // Encode against code length, a series per depth.
     let n0 = cells.iter().map(|c| c.n).min().unwrap_or(1) as f64 / 1.3;
     let n1 = cells.iter().map(|c| c.n).max().unwrap_or(1) as f64 * 1.3;
-    let mut chart = ChartBuilder::on(&areas[2])
-        .caption("Encode against code length", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(60)
-        .build_cartesian_2d((n0..n1).log_scale(), 0.0..ymax)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("code length n (bits)")
-        .y_desc("ratio to memcpy (one thread)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .draw()
-        .map_err(e)?;
-    floor_line(&mut chart, n0, n1)?;
+    let title = "Encode against code length";
+    let mut chart = panel(&areas[2], title, "code length n (bits)", n0..n1, ymax)?;
     let mut depths: Vec<f64> = cells.iter().map(|c| c.depth).collect();
     depths.sort_by(f64::total_cmp);
     depths.dedup();
@@ -186,6 +160,38 @@ where
     }
     legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
+}
+
+/// One panel: `x` on a log scale against the ratio to memcpy (0 to `ymax`), with its axes
+/// labelled and the floor drawn across.
+fn panel<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x_desc: &str,
+    x: std::ops::Range<f64>,
+    ymax: f64,
+) -> anyhow::Result<ChartContext<'a, DB, Cartesian2d<LogCoord<f64>, RangedCoordf64>>>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("{e}");
+    let (x0, x1) = (x.start, x.end);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x.log_scale(), 0.0..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("ratio to memcpy (one thread)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()
+        .map_err(e)?;
+    floor_line(&mut chart, x0, x1)?;
+    Ok(chart)
 }
 
 /// The floor of encode and clean decode ([`FLOOR`], every code and depth) as a red line.
