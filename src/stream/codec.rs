@@ -4,8 +4,8 @@
 
 use super::crc::{self, Shift, Sse42, ZeroKey};
 use super::format::{
-    self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail_end,
-    read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
+    self, BLOCK, Blocks, CHECK_BLOCK, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block,
+    read_tail_end, read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
 use super::parallel::{self, Workers};
@@ -32,6 +32,9 @@ pub struct Codec {
     third: Shift,
     /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
     last: Shift,
+    /// The CRC shifts over a check block of [`CHECK_BLOCK`] bytes and over a full chunk's
+    /// last check block, for chunks whose check blocks are pieces ([`Codec::piece_crcs`]).
+    pieces: [Shift; 2],
     /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`]),
     /// taken once here.
     sse42: Option<Sse42>,
@@ -137,6 +140,8 @@ impl Codec {
         let third_bytes = layout.chunk_size / layout.group_data / 3 * layout.group_data;
         let third = Shift::new(third_bytes);
         let last = Shift::new(layout.chunk_size - 2 * third_bytes);
+        let last_piece = layout.chunk_size - (layout.chunk_size - 1) / CHECK_BLOCK * CHECK_BLOCK;
+        let pieces = [Shift::new(CHECK_BLOCK), Shift::new(last_piece)];
         let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
         let mut codec = Codec {
             sse42: Sse42::detect(),
@@ -146,6 +151,7 @@ impl Codec {
             word_keys: Vec::new(),
             third,
             last,
+            pieces,
             layout,
             kernel,
             r: n - k,
@@ -170,13 +176,33 @@ impl Codec {
 
     /// The operator appending `len` zero bytes to a CRC, prepared for a full chunk's thirds.
     fn shift(&self, len: usize) -> Shift {
-        if len == self.third.bytes() {
-            self.third
-        } else if len == self.last.bytes() {
-            self.last
-        } else {
-            Shift::new(len)
-        }
+        [self.third, self.last, self.pieces[0], self.pieces[1]]
+            .into_iter()
+            .find(|s| s.bytes() == len)
+            .unwrap_or_else(|| Shift::new(len))
+    }
+
+    /// Whether the check blocks of a chunk of `len` payload bytes are several pieces and
+    /// the chunk has fewer than three whole groups (so no CRC chains run beside the
+    /// kernels): the whole chunk's CRC is then joined from the pieces' CRCs
+    /// ([`Codec::piece_crcs`]) instead of being taken in a pass of its own. This is the case
+    /// of deep interleaving, where a chunk is one group.
+    /// `area` is the payload area of the chunk's groups (a claimed `len` past it never is).
+    fn by_pieces(&self, len: usize, area: usize) -> bool {
+        let b = Blocks::of(len, self.layout.group_data);
+        let few = len / self.layout.group_data < 3 && len <= area;
+        matches!(b, Blocks::Pieces { .. }) && b.count() > 1 && few
+    }
+
+    /// The CRC-32C of each check block of `payload` (pieces, as [`Codec::by_pieces`] says)
+    /// and, joined from them, of the whole payload: one pass over the bytes.
+    fn piece_crcs(&self, payload: &[u8]) -> (Vec<u32>, u32) {
+        let b = Blocks::of(payload.len(), self.layout.group_data);
+        let crcs = b.crcs(payload);
+        let whole = crcs.iter().enumerate().skip(1).fold(crcs[0], |a, (i, &c)| {
+            self.shift(b.range(i).len()).combine(a, c)
+        });
+        (crcs, whole)
     }
 
     /// The CRC-32C of a chunk's `len` payload bytes from its three chains: `c[0]` and `c[1]`
@@ -351,15 +377,24 @@ impl Codec {
                 }
             }
         }
-        // The third chain goes on over the groups after the thirds and the partial group.
+        // The third chain goes on over the groups after the thirds and the partial group,
+        // unless the check blocks are pieces whose CRCs make the whole one.
+        let pieces = self.by_pieces(data.len(), area);
         for j in 3 * third..direct {
             let g = &data[j * gd..(j + 1) * gd];
             self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
-            c[2] = crc::append(c[2], g);
+            if !pieces {
+                c[2] = crc::append(c[2], g);
+            }
         }
         let rest = &data[direct * gd..];
-        c[2] = crc::append(c[2], rest);
-        let crc = self.join(c, third * gd, data.len());
+        let (crcs, crc) = if pieces {
+            let (crcs, crc) = self.piece_crcs(data);
+            (Some(crcs), crc)
+        } else {
+            c[2] = crc::append(c[2], rest);
+            (None, self.join(c, third * gd, data.len()))
+        };
         // The partial group (the whole chunk when it is one group, as at deep interleaving):
         // the rest of the data, then zeros; only the zeros are written twice.
         let mut last = Vec::with_capacity(area - direct * gd);
@@ -369,7 +404,7 @@ impl Codec {
         if tail_len == TAIL {
             last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
         } else {
-            let crcs = self.block_crcs(data, c, crc);
+            let crcs = crcs.unwrap_or_else(|| self.block_crcs(data, c, crc));
             last[at..].copy_from_slice(&tail_bytes_v2(index, data.len(), &crcs));
         }
         for (g, o) in last
@@ -630,7 +665,13 @@ impl Codec {
         area: usize,
         payload: &[u8],
     ) -> ChunkCheck {
-        let crc = self.join(c, third, len.min(area));
+        let n = len.min(area);
+        let (crcs, crc) = if self.by_pieces(len, area) {
+            let (crcs, crc) = self.piece_crcs(payload);
+            (Some(crcs), crc)
+        } else {
+            (None, self.join(c, third, n))
+        };
         let whole = vec![(0, len as u64)];
         let Some(tail) = read_tail_end(end, area, &self.layout) else {
             return ChunkCheck::failed(stats, crc, 0, whole);
@@ -645,12 +686,8 @@ impl Codec {
         } else {
             let blocks = Blocks::of(len, self.layout.group_data);
             let mut ranges = Vec::new();
-            for (b, (got, want)) in self
-                .block_crcs(&payload[..len], c, crc)
-                .iter()
-                .zip(&tail.crcs)
-                .enumerate()
-            {
+            let crcs = crcs.unwrap_or_else(|| self.block_crcs(&payload[..len], c, crc));
+            for (b, (got, want)) in crcs.iter().zip(&tail.crcs).enumerate() {
                 if got != want {
                     let r = blocks.range(b);
                     push_range(&mut ranges, r.start as u64, r.end as u64);
@@ -788,6 +825,8 @@ impl Codec {
                 c = crc::append3(self.sse42, c, r(0), r(1), r(2));
             }
         }
+        // The CRC chain of the rest, unless the verdict joins it from the pieces' CRCs.
+        let pieces = self.by_pieces(len, groups * gd);
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
             let o = if j < h {
@@ -796,8 +835,10 @@ impl Codec {
                 &mut rest[(j - h) * gd..(j - h + 1) * gd]
             };
             self.decode_group(genc, o, j, &mut s, &mut stats);
-            let payload = len.saturating_sub(j * gd).min(gd);
-            c[2] = crc::append(c[2], &o[..payload]);
+            if !pieces {
+                let payload = len.saturating_sub(j * gd).min(gd);
+                c[2] = crc::append(c[2], &o[..payload]);
+            }
         }
         (c, third * gd, stats)
     }
