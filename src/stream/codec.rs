@@ -243,7 +243,7 @@ impl Codec {
     #[inline]
     fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
         let l = &self.layout;
-        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (gd, rb) = (l.group_data, l.row_bytes);
         let (odata, opar) = o.split_at_mut(gd);
         if let Some(fast) = self.fast
             && self
@@ -269,15 +269,22 @@ impl Codec {
             }
             return;
         }
+        odata.copy_from_slice(&g[..gd]);
+        self.parity_of_rows(odata, opar, s);
+    }
+
+    /// The parity rows `opar` of a group's data rows `data` when a row spans several lane
+    /// blocks: each block's rows gathered, then the kernel.
+    fn parity_of_rows<const B: usize>(&self, data: &[u8], opar: &mut [u8], s: &mut Scratch<B>) {
+        let (rb, k) = (self.layout.row_bytes, self.layout.k);
         for off in (0..rb).step_by(8 * B) {
-            let rows = block_rows::<B>(g, k, rb, off, &mut s.gather);
+            let rows = block_rows::<B>(data, k, rb, off, &mut s.gather);
             self.kernel
                 .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
             for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
                 v.store(&mut dst[off..]);
             }
         }
-        odata.copy_from_slice(&g[..gd]);
     }
 
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
@@ -395,23 +402,30 @@ impl Codec {
             c[2] = crc::append(c[2], rest);
             (None, self.join(c, third * gd, data.len()))
         };
-        // The partial group (the whole chunk when it is one group, as at deep interleaving):
-        // the rest of the data, then zeros; only the zeros are written twice.
-        let mut last = Vec::with_capacity(area - direct * gd);
-        last.extend_from_slice(rest);
-        last.resize(area - direct * gd, 0);
-        let at = last.len() - tail_len;
-        if tail_len == TAIL {
-            last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
+        let tail = if tail_len == TAIL {
+            tail_bytes(index, data.len(), crc).to_vec()
         } else {
             let crcs = crcs.unwrap_or_else(|| self.block_crcs(data, c, crc));
-            last[at..].copy_from_slice(&tail_bytes_v2(index, data.len(), &crcs));
-        }
-        for (g, o) in last
-            .chunks_exact(gd)
-            .zip(out[direct * gb..].chunks_exact_mut(gb))
-        {
-            self.encode_group(g, o, &mut s);
+            tail_bytes_v2(index, data.len(), &crcs)
+        };
+        // The partial group (the whole chunk when it is one group, as at deep interleaving):
+        // the rest of the data, then zeros, then the tail.
+        let region = area - direct * gd;
+        let out = &mut out[direct * gb..];
+        if self.layout.row_bytes > 8 * B {
+            // Rows span several lane blocks: each group's data rows are written in place in
+            // the output, and its parity is taken from there (the payload is copied once).
+            for (g, o) in out.chunks_exact_mut(gb).enumerate() {
+                let (odata, opar) = o.split_at_mut(gd);
+                fill_region(odata, g * gd, rest, region - tail_len, &tail);
+                self.parity_of_rows(odata, opar, &mut s);
+            }
+        } else {
+            let mut last = vec![0u8; region];
+            fill_region(&mut last, 0, rest, region - tail_len, &tail);
+            for (g, o) in last.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+                self.encode_group(g, o, &mut s);
+            }
         }
         crc
     }
@@ -1421,6 +1435,21 @@ impl Buf {
         self.bytes.truncate(self.len);
         self.bytes
     }
+}
+
+/// Writes bytes `from..from + dst.len()` of a chunk's last region into `dst`: the region is
+/// `rest` (the payload after the whole groups), zeros up to `at`, then `tail`.
+fn fill_region(dst: &mut [u8], from: usize, rest: &[u8], at: usize, tail: &[u8]) {
+    let to = from + dst.len();
+    let clip = |a: usize, b: usize| a.clamp(from, to)..b.clamp(from, to);
+    let (r, z, t) = (
+        clip(0, rest.len()),
+        clip(rest.len(), at),
+        clip(at, at + tail.len()),
+    );
+    dst[r.start - from..r.end - from].copy_from_slice(&rest[r.clone()]);
+    dst[z.start - from..z.end - from].fill(0);
+    dst[t.start - from..t.end - from].copy_from_slice(&tail[t.start - at..t.end - at]);
 }
 
 /// The three pieces of `len` bytes at `0`, `step` and `2 step` of `buf`.
