@@ -273,8 +273,8 @@ impl Codec {
         self.parity_of_rows(odata, opar, s);
     }
 
-    /// The parity rows `opar` of a group's data rows `data` when a row spans several lane
-    /// blocks: each block's rows gathered, then the kernel.
+    /// The parity rows `opar` of a group's data rows `data`, lane block by lane block: each
+    /// block's rows gathered when a row spans several blocks, then the kernel.
     fn parity_of_rows<const B: usize>(&self, data: &[u8], opar: &mut [u8], s: &mut Scratch<B>) {
         let (rb, k) = (self.layout.row_bytes, self.layout.k);
         for off in (0..rb).step_by(8 * B) {
@@ -412,9 +412,11 @@ impl Codec {
         // the rest of the data, then zeros, then the tail.
         let region = area - direct * gd;
         let out = &mut out[direct * gb..];
-        if self.layout.row_bytes > 8 * B {
-            // Rows span several lane blocks: each group's data rows are written in place in
-            // the output, and its parity is taken from there (the payload is copied once).
+        let rb = self.layout.row_bytes;
+        if rb > 8 * B || rb >= 512 {
+            // Rows span several lane blocks, or are 512 bytes or more (the last region is
+            // then the whole chunk): each group's data rows are written in place in the
+            // output, and its parity is taken from there (the payload is copied once).
             for (g, o) in out.chunks_exact_mut(gb).enumerate() {
                 let (odata, opar) = o.split_at_mut(gd);
                 fill_region(odata, g * gd, rest, region - tail_len, &tail);
