@@ -4,8 +4,8 @@
 
 use super::crc::{self, Shift, Sse42, ZeroKey};
 use super::format::{
-    self, BLOCK, Blocks, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block, read_tail_end,
-    read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
+    self, BLOCK, Blocks, CHECK_BLOCK, Layout, StreamInfo, TAIL, Trailer, VERSION_1, header_block,
+    read_tail_end, read_trailer, region_bytes, tail_bytes, tail_bytes_v2, trailer_block,
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
 use super::parallel::{self, Workers};
@@ -32,6 +32,9 @@ pub struct Codec {
     third: Shift,
     /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
     last: Shift,
+    /// The CRC shifts over a check block of [`CHECK_BLOCK`] bytes and over a full chunk's
+    /// last check block, for chunks whose check blocks are pieces ([`Codec::piece_crcs`]).
+    pieces: [Shift; 2],
     /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`]),
     /// taken once here.
     sse42: Option<Sse42>,
@@ -137,6 +140,8 @@ impl Codec {
         let third_bytes = layout.chunk_size / layout.group_data / 3 * layout.group_data;
         let third = Shift::new(third_bytes);
         let last = Shift::new(layout.chunk_size - 2 * third_bytes);
+        let last_piece = layout.chunk_size - (layout.chunk_size - 1) / CHECK_BLOCK * CHECK_BLOCK;
+        let pieces = [Shift::new(CHECK_BLOCK), Shift::new(last_piece)];
         let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
         let mut codec = Codec {
             sse42: Sse42::detect(),
@@ -146,6 +151,7 @@ impl Codec {
             word_keys: Vec::new(),
             third,
             last,
+            pieces,
             layout,
             kernel,
             r: n - k,
@@ -170,13 +176,33 @@ impl Codec {
 
     /// The operator appending `len` zero bytes to a CRC, prepared for a full chunk's thirds.
     fn shift(&self, len: usize) -> Shift {
-        if len == self.third.bytes() {
-            self.third
-        } else if len == self.last.bytes() {
-            self.last
-        } else {
-            Shift::new(len)
-        }
+        [self.third, self.last, self.pieces[0], self.pieces[1]]
+            .into_iter()
+            .find(|s| s.bytes() == len)
+            .unwrap_or_else(|| Shift::new(len))
+    }
+
+    /// Whether the check blocks of a chunk of `len` payload bytes are several pieces and
+    /// the chunk has fewer than three whole groups (so no CRC chains run beside the
+    /// kernels): the whole chunk's CRC is then joined from the pieces' CRCs
+    /// ([`Codec::piece_crcs`]) instead of being taken in a pass of its own. This is the case
+    /// of deep interleaving, where a chunk is one group.
+    /// `area` is the payload area of the chunk's groups (a claimed `len` past it never is).
+    fn by_pieces(&self, len: usize, area: usize) -> bool {
+        let b = Blocks::of(len, self.layout.group_data);
+        let few = len / self.layout.group_data < 3 && len <= area;
+        matches!(b, Blocks::Pieces { .. }) && b.count() > 1 && few
+    }
+
+    /// The CRC-32C of each check block of `payload` (pieces, as [`Codec::by_pieces`] says)
+    /// and, joined from them, of the whole payload: one pass over the bytes.
+    fn piece_crcs(&self, payload: &[u8]) -> (Vec<u32>, u32) {
+        let b = Blocks::of(payload.len(), self.layout.group_data);
+        let crcs = b.crcs(payload);
+        let whole = crcs.iter().enumerate().skip(1).fold(crcs[0], |a, (i, &c)| {
+            self.shift(b.range(i).len()).combine(a, c)
+        });
+        (crcs, whole)
     }
 
     /// The CRC-32C of a chunk's `len` payload bytes from its three chains: `c[0]` and `c[1]`
@@ -217,7 +243,7 @@ impl Codec {
     #[inline]
     fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
         let l = &self.layout;
-        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (gd, rb) = (l.group_data, l.row_bytes);
         let (odata, opar) = o.split_at_mut(gd);
         if let Some(fast) = self.fast
             && self
@@ -243,15 +269,22 @@ impl Codec {
             }
             return;
         }
+        odata.copy_from_slice(&g[..gd]);
+        self.parity_of_rows(odata, opar, s);
+    }
+
+    /// The parity rows `opar` of a group's data rows `data`, lane block by lane block: each
+    /// block's rows gathered when a row spans several blocks, then the kernel.
+    fn parity_of_rows<const B: usize>(&self, data: &[u8], opar: &mut [u8], s: &mut Scratch<B>) {
+        let (rb, k) = (self.layout.row_bytes, self.layout.k);
         for off in (0..rb).step_by(8 * B) {
-            let rows = block_rows::<B>(g, k, rb, off, &mut s.gather);
+            let rows = block_rows::<B>(data, k, rb, off, &mut s.gather);
             self.kernel
                 .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
             for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
                 v.store(&mut dst[off..]);
             }
         }
-        odata.copy_from_slice(&g[..gd]);
     }
 
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
@@ -351,32 +384,50 @@ impl Codec {
                 }
             }
         }
-        // The third chain goes on over the groups after the thirds and the partial group.
+        // The third chain goes on over the groups after the thirds and the partial group,
+        // unless the check blocks are pieces whose CRCs make the whole one.
+        let pieces = self.by_pieces(data.len(), area);
         for j in 3 * third..direct {
             let g = &data[j * gd..(j + 1) * gd];
             self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
-            c[2] = crc::append(c[2], g);
+            if !pieces {
+                c[2] = crc::append(c[2], g);
+            }
         }
         let rest = &data[direct * gd..];
-        c[2] = crc::append(c[2], rest);
-        let crc = self.join(c, third * gd, data.len());
-        // The partial group (the whole chunk when it is one group, as at deep interleaving):
-        // the rest of the data, then zeros; only the zeros are written twice.
-        let mut last = Vec::with_capacity(area - direct * gd);
-        last.extend_from_slice(rest);
-        last.resize(area - direct * gd, 0);
-        let at = last.len() - tail_len;
-        if tail_len == TAIL {
-            last[at..].copy_from_slice(&tail_bytes(index, data.len(), crc));
+        let (crcs, crc) = if pieces {
+            let (crcs, crc) = self.piece_crcs(data);
+            (Some(crcs), crc)
         } else {
-            let crcs = self.block_crcs(data, c, crc);
-            last[at..].copy_from_slice(&tail_bytes_v2(index, data.len(), &crcs));
-        }
-        for (g, o) in last
-            .chunks_exact(gd)
-            .zip(out[direct * gb..].chunks_exact_mut(gb))
-        {
-            self.encode_group(g, o, &mut s);
+            c[2] = crc::append(c[2], rest);
+            (None, self.join(c, third * gd, data.len()))
+        };
+        let tail = if tail_len == TAIL {
+            tail_bytes(index, data.len(), crc).to_vec()
+        } else {
+            let crcs = crcs.unwrap_or_else(|| self.block_crcs(data, c, crc));
+            tail_bytes_v2(index, data.len(), &crcs)
+        };
+        // The partial group (the whole chunk when it is one group, as at deep interleaving):
+        // the rest of the data, then zeros, then the tail.
+        let region = area - direct * gd;
+        let out = &mut out[direct * gb..];
+        let rb = self.layout.row_bytes;
+        if rb > 8 * B || rb >= 512 {
+            // Rows span several lane blocks, or are 512 bytes or more (the last region is
+            // then the whole chunk): each group's data rows are written in place in the
+            // output, and its parity is taken from there (the payload is copied once).
+            for (g, o) in out.chunks_exact_mut(gb).enumerate() {
+                let (odata, opar) = o.split_at_mut(gd);
+                fill_region(odata, g * gd, rest, region - tail_len, &tail);
+                self.parity_of_rows(odata, opar, &mut s);
+            }
+        } else {
+            let mut last = vec![0u8; region];
+            fill_region(&mut last, 0, rest, region - tail_len, &tail);
+            for (g, o) in last.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+                self.encode_group(g, o, &mut s);
+            }
         }
         crc
     }
@@ -630,7 +681,13 @@ impl Codec {
         area: usize,
         payload: &[u8],
     ) -> ChunkCheck {
-        let crc = self.join(c, third, len.min(area));
+        let n = len.min(area);
+        let (crcs, crc) = if self.by_pieces(len, area) {
+            let (crcs, crc) = self.piece_crcs(payload);
+            (Some(crcs), crc)
+        } else {
+            (None, self.join(c, third, n))
+        };
         let whole = vec![(0, len as u64)];
         let Some(tail) = read_tail_end(end, area, &self.layout) else {
             return ChunkCheck::failed(stats, crc, 0, whole);
@@ -645,12 +702,8 @@ impl Codec {
         } else {
             let blocks = Blocks::of(len, self.layout.group_data);
             let mut ranges = Vec::new();
-            for (b, (got, want)) in self
-                .block_crcs(&payload[..len], c, crc)
-                .iter()
-                .zip(&tail.crcs)
-                .enumerate()
-            {
+            let crcs = crcs.unwrap_or_else(|| self.block_crcs(&payload[..len], c, crc));
+            for (b, (got, want)) in crcs.iter().zip(&tail.crcs).enumerate() {
                 if got != want {
                     let r = blocks.range(b);
                     push_range(&mut ranges, r.start as u64, r.end as u64);
@@ -788,6 +841,8 @@ impl Codec {
                 c = crc::append3(self.sse42, c, r(0), r(1), r(2));
             }
         }
+        // The CRC chain of the rest, unless the verdict joins it from the pieces' CRCs.
+        let pieces = self.by_pieces(len, groups * gd);
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
             let o = if j < h {
@@ -796,8 +851,10 @@ impl Codec {
                 &mut rest[(j - h) * gd..(j - h + 1) * gd]
             };
             self.decode_group(genc, o, j, &mut s, &mut stats);
-            let payload = len.saturating_sub(j * gd).min(gd);
-            c[2] = crc::append(c[2], &o[..payload]);
+            if !pieces {
+                let payload = len.saturating_sub(j * gd).min(gd);
+                c[2] = crc::append(c[2], &o[..payload]);
+            }
         }
         (c, third * gd, stats)
     }
@@ -1382,6 +1439,26 @@ impl Buf {
     }
 }
 
+/// Writes bytes `from..from + dst.len()` of a chunk's last region into `dst`: the region is
+/// `rest` (the payload after the whole groups), zeros up to `at`, then `tail`.
+fn fill_region(dst: &mut [u8], from: usize, rest: &[u8], at: usize, tail: &[u8]) {
+    let to = from + dst.len();
+    let clip = |a: usize, b: usize| a.clamp(from, to)..b.clamp(from, to);
+    let (r, z, t) = (
+        clip(0, rest.len()),
+        clip(rest.len(), at),
+        clip(at, at + tail.len()),
+    );
+    // Empty pieces are skipped: their clipped bounds may lie past the source.
+    if !r.is_empty() {
+        dst[r.start - from..r.end - from].copy_from_slice(&rest[r]);
+    }
+    dst[z.start - from..z.end - from].fill(0);
+    if !t.is_empty() {
+        dst[t.start - from..t.end - from].copy_from_slice(&tail[t.start - at..t.end - at]);
+    }
+}
+
 /// The three pieces of `len` bytes at `0`, `step` and `2 step` of `buf`.
 fn thirds(buf: &mut [u8], step: usize, len: usize) -> [&mut [u8]; 3] {
     let (a, rest) = buf.split_at_mut(step);
@@ -1448,7 +1525,7 @@ mod tests {
         v
     }
 
-    const DEPTHS: [usize; 6] = [64, 128, 192, 512, 1024, 4096];
+    const DEPTHS: [usize; 8] = [64, 128, 192, 512, 1024, 4096, 8192, 12288];
 
     /// Every fast path (the kernels that take the CRC themselves three groups at a time,
     /// the single-word AVX2 kernels, the generic kernels compiled for AVX2, the SSE4.2 CRC)
@@ -1545,6 +1622,90 @@ mod tests {
             assert_eq!(fused_seen, 2, "both fused kernels exercised");
         }
         let _ = fused_seen;
+    }
+
+    #[test]
+    fn fill_region_writes_any_window_of_the_region() {
+        let (rest, tail) = ((1..=7).collect::<Vec<u8>>(), [0xA0, 0xA1, 0xA2]);
+        for at in 7..12 {
+            let mut region = rest.clone();
+            region.resize(at, 0);
+            region.extend_from_slice(&tail);
+            for from in 0..region.len() {
+                for len in 0..=region.len() - from {
+                    let mut dst = vec![0xEE; len];
+                    fill_region(&mut dst, from, &rest, at, &tail);
+                    assert_eq!(
+                        dst,
+                        region[from..from + len],
+                        "at {at} from {from} len {len}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Deep interleaving with the default chunk (one group, check blocks in pieces): the
+    /// payload written in place in the output, its parity taken from there, the chunk CRC
+    /// joined from the pieces' CRCs. Encoded bytes equal the per-codeword reference over the
+    /// payload, zeros and a tail built from the `crc32c` crate's CRCs; decoding damaged
+    /// chunks equals the reference decoder, and the CRCs are the crate's.
+    #[test]
+    fn deep_chunks_match_the_reference() {
+        for (spec, depth) in [
+            ("alien:9x9", 32768),
+            ("secded:72", 8192),
+            ("hamming:31", 12288),
+            ("alien:4x5", 65536),
+            ("alien:5x4", 8192),
+            ("alien:4x4", 8192),
+            ("parity:9", 16384),
+        ] {
+            let code: Spec = spec.parse().unwrap();
+            let l = layout(&code, depth);
+            let (gd, gb) = (l.group_data, l.group_bytes);
+            let codec = Codec::new(l.clone(), true);
+            let reference = code::build(&code);
+            let lens = [l.chunk_size, l.chunk_size - 4093, 70_000, 5000, 1];
+            for (n, len) in lens.into_iter().filter(|&n| n <= l.chunk_size).enumerate() {
+                let what = format!("{spec} D={depth} len {len}");
+                let data = bytes(n as u64, len);
+                let groups = l.groups_for(len);
+                let mut enc = vec![0u8; groups * gb];
+                assert_eq!(
+                    codec.encode_chunk(&data, 3, &mut enc),
+                    crc32c::crc32c(&data)
+                );
+                let crcs = Blocks::of(len, gd).crcs(&data);
+                let tail = tail_bytes_v2(3, len, &crcs);
+                let mut area = data.clone();
+                area.resize(groups * gd - tail.len(), 0);
+                area.extend_from_slice(&tail);
+                let naive: Vec<u8> = area
+                    .chunks(gd)
+                    .flat_map(|g| naive::encode_group(reference.as_ref(), depth, g))
+                    .collect();
+                assert!(enc == naive, "{what}: encoded bytes differ");
+                for errors in [0, 1, 3] {
+                    let mut bad = enc.clone();
+                    for g in 0..groups {
+                        damage(&mut bad[g * gb..(g + 1) * gb], &l, n as u64 ^ 9, errors);
+                    }
+                    let mut out = vec![0u8; groups * gd];
+                    let check = codec.decode_chunk(&bad, 3, len, &mut out);
+                    let want: Vec<u8> = bad
+                        .chunks(gb)
+                        .flat_map(|g| naive::decode_group(reference.as_ref(), depth, g).data)
+                        .collect();
+                    assert!(out == want, "{what}, {errors} errors: decoded bytes differ");
+                    assert_eq!(check.crc, crc32c::crc32c(&out[..len]), "{what}");
+                    // Never silently wrong; clean chunks verify.
+                    let clean = out[..len] == data[..];
+                    assert!(clean || !check.ok, "{what}, {errors} errors: wrong and ok");
+                    assert!(check.ok || errors > 0, "{what}: a clean chunk fails");
+                }
+            }
+        }
     }
 
     fn encode_matches(spec: AnySpec, seed: u64, depth: u8, groups: u8) -> TestResult {
