@@ -14,7 +14,10 @@ of 512 B and 4 KiB at random places, random bit flips (1e-5 .. 1e-2), random byt
 insertions and deletions of 1, 7, 100 and 4096 bytes at the start, the middle and just before
 the end, garbage of 1 MiB with --recovery 5, and zzuf (an independent fuzzer) when installed.
 
-Usage: scripts/resilience/check.py [--size MiB] [--runs N] [--tilecode PATH] [--json OUT]
+Usage: scripts/resilience/check.py [--size MiB] [--runs N] [--interleave D] [--tilecode PATH]
+                                   [--json OUT]
+
+`--interleave D` encodes every stream at depth D (default: the codec's default depth).
 """
 
 import argparse
@@ -34,8 +37,9 @@ def run(cmd, **kw):
 
 
 class Checker:
-    def __init__(self, exe, tmp):
+    def __init__(self, exe, tmp, interleave=None):
         self.exe, self.tmp = exe, tmp
+        self.depth = ["--interleave", str(interleave)] if interleave else []
         self.tally = {}
         self.failures = []
 
@@ -45,7 +49,7 @@ class Checker:
             f.write(data)
         out = os.path.join(self.tmp, f"orig.{code.replace(':', '_')}.{recovery}.tc")
         r = run([self.exe, "encode", src, "-o", out, "--code", code,
-                 "--recovery", str(recovery), "--force", "-q"])
+                 "--recovery", str(recovery), "--force", "-q", *self.depth])
         assert r.returncode == 0, r.stderr
         with open(out, "rb") as f:
             return f.read()
@@ -127,12 +131,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=16)
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--interleave", type=int)
     ap.add_argument("--tilecode", default="target/release/tilecode")
     ap.add_argument("--json")
     a = ap.parse_args()
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
-        c = Checker(os.path.abspath(a.tilecode), tmp)
+        c = Checker(os.path.abspath(a.tilecode), tmp, a.interleave)
         data = os.urandom(a.size << 20)
         for code in CODES:
             enc = c.encode(data, code, 2)
