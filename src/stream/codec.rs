@@ -33,7 +33,7 @@ pub struct Codec {
     /// The CRC shift over the rest of a full chunk's payload after its first two thirds.
     last: Shift,
     /// The CRC shifts over a check block of [`CHECK_BLOCK`] bytes and over a full chunk's
-    /// last check block, for chunks whose check blocks are pieces ([`Codec::piece_crcs`]).
+    /// last check block, for chunks whose check blocks are pieces ([`Codec::chunk_crc`]).
     pieces: [Shift; 2],
     /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`]),
     /// taken once here.
@@ -176,16 +176,17 @@ impl Codec {
 
     /// The operator appending `len` zero bytes to a CRC, prepared for a full chunk's thirds.
     fn shift(&self, len: usize) -> Shift {
-        [self.third, self.last, self.pieces[0], self.pieces[1]]
+        [&self.third, &self.last, &self.pieces[0], &self.pieces[1]]
             .into_iter()
             .find(|s| s.bytes() == len)
+            .copied()
             .unwrap_or_else(|| Shift::new(len))
     }
 
     /// Whether the check blocks of a chunk of `len` payload bytes are several pieces and
     /// the chunk has fewer than three whole groups (so no CRC chains run beside the
     /// kernels): the whole chunk's CRC is then joined from the pieces' CRCs
-    /// ([`Codec::piece_crcs`]) instead of being taken in a pass of its own. This is the case
+    /// ([`Codec::chunk_crc`]) instead of being taken in a pass of its own. This is the case
     /// of deep interleaving, where a chunk is one group.
     /// `area` is the payload area of the chunk's groups (a claimed `len` past it never is).
     fn by_pieces(&self, len: usize, area: usize) -> bool {
@@ -194,15 +195,27 @@ impl Codec {
         matches!(b, Blocks::Pieces { .. }) && b.count() > 1 && few
     }
 
-    /// The CRC-32C of each check block of `payload` (pieces, as [`Codec::by_pieces`] says)
-    /// and, joined from them, of the whole payload: one pass over the bytes.
-    fn piece_crcs(&self, payload: &[u8]) -> (Vec<u32>, u32) {
+    /// The CRC-32C of a chunk's `payload` and, when they are taken on the way, of its check
+    /// blocks. With `pieces` ([`Codec::by_pieces`]) each block's CRC is taken in one pass
+    /// over the bytes and the whole one joined from them; otherwise the whole one is joined
+    /// from the three chains `c` (as for [`Codec::join`], the first two over `third` bytes)
+    /// and the blocks' CRCs are left to [`Codec::block_crcs`].
+    fn chunk_crc(
+        &self,
+        pieces: bool,
+        c: [u32; 3],
+        third: usize,
+        payload: &[u8],
+    ) -> (Option<Vec<u32>>, u32) {
+        if !pieces {
+            return (None, self.join(c, third, payload.len()));
+        }
         let b = Blocks::of(payload.len(), self.layout.group_data);
         let crcs = b.crcs(payload);
         let whole = crcs.iter().enumerate().skip(1).fold(crcs[0], |a, (i, &c)| {
             self.shift(b.range(i).len()).combine(a, c)
         });
-        (crcs, whole)
+        (Some(crcs), whole)
     }
 
     /// The CRC-32C of a chunk's `len` payload bytes from its three chains: `c[0]` and `c[1]`
@@ -395,13 +408,10 @@ impl Codec {
             }
         }
         let rest = &data[direct * gd..];
-        let (crcs, crc) = if pieces {
-            let (crcs, crc) = self.piece_crcs(data);
-            (Some(crcs), crc)
-        } else {
+        if !pieces {
             c[2] = crc::append(c[2], rest);
-            (None, self.join(c, third * gd, data.len()))
-        };
+        }
+        let (crcs, crc) = self.chunk_crc(pieces, c, third * gd, data);
         let tail = if tail_len == TAIL {
             tail_bytes(index, data.len(), crc).to_vec()
         } else {
@@ -682,12 +692,7 @@ impl Codec {
         payload: &[u8],
     ) -> ChunkCheck {
         let n = len.min(area);
-        let (crcs, crc) = if self.by_pieces(len, area) {
-            let (crcs, crc) = self.piece_crcs(payload);
-            (Some(crcs), crc)
-        } else {
-            (None, self.join(c, third, n))
-        };
+        let (crcs, crc) = self.chunk_crc(self.by_pieces(len, area), c, third, &payload[..n]);
         let whole = vec![(0, len as u64)];
         let Some(tail) = read_tail_end(end, area, &self.layout) else {
             return ChunkCheck::failed(stats, crc, 0, whole);
