@@ -96,12 +96,20 @@ fn block_rows<'a, const B: usize>(
     // `memmove` per row cost more than the kernel).
     buf.resize(k * 8 * B, 0);
     let (a, b) = buf.split_at_mut(data[0].len() / rb * 8 * B);
-    for (part, rows) in [(a, data[0]), (b, data[1])] {
-        for (dst, row) in part.chunks_exact_mut(8 * B).zip(rows.chunks_exact(rb)) {
-            dst.copy_from_slice(&row[off..off + 8 * B]);
-        }
+    gather::<B>(a, data[0], rb, off);
+    if !b.is_empty() {
+        gather::<B>(b, data[1], rb, off);
     }
     buf
+}
+
+/// Bytes `off..off + 8 B` of each row of `rows` (rows of `rb` bytes), one after the other
+/// into `dst`.
+#[inline(always)]
+fn gather<const B: usize>(dst: &mut [u8], rows: &[u8], rb: usize, off: usize) {
+    for (dst, row) in dst.chunks_exact_mut(8 * B).zip(rows.chunks_exact(rb)) {
+        dst.copy_from_slice(&row[off..off + 8 * B]);
+    }
 }
 
 /// The block width (in 64-bit words) used for a row of `words` words. A row of exactly 64
