@@ -715,9 +715,8 @@ impl Codec {
     pub fn decode_chunk(&self, enc: &[u8], index: u64, len: usize, out: &mut [u8]) -> ChunkCheck {
         let h = self.whole_groups(enc, len) * self.layout.group_data;
         let (head, rest) = out.split_at_mut(h);
-        let (c, third, stats, crcs) = self.decode_chunk_parts(enc, len, head, rest);
+        let (sums, stats) = self.decode_chunk_parts(enc, len, head, rest);
         let n = len.min(out.len());
-        let sums = Sums { c, third, crcs };
         self.verdict(sums, stats, index, len, out, out.len(), &out[..n])
     }
 
@@ -737,9 +736,8 @@ impl Codec {
         debug_assert!(out.len() == len && len <= area);
         let h = self.whole_groups(enc, len) * gd;
         let mut rest = vec![0u8; area - h];
-        let (c, third, stats, crcs) = self.decode_chunk_parts(enc, len, &mut out[..h], &mut rest);
+        let (sums, stats) = self.decode_chunk_parts(enc, len, &mut out[..h], &mut rest);
         out[h..].copy_from_slice(&rest[..len - h]);
-        let sums = Sums { c, third, crcs };
         self.verdict(sums, stats, index, len, &rest, area, out)
     }
 
@@ -749,19 +747,18 @@ impl Codec {
     }
 
     /// The groups of a chunk carrying `len` bytes decoded: its first whole groups into
-    /// `head`, the rest into `rest`; returns the three CRC chains, the third's length, the
-    /// statistics and the check blocks' CRCs when the decoder took them.
+    /// `head`, the rest into `rest`; returns the CRC sums it took and the statistics.
     fn decode_chunk_parts(
         &self,
         enc: &[u8],
         len: usize,
         head: &mut [u8],
         rest: &mut [u8],
-    ) -> ([u32; 3], usize, ChunkStats, Option<Vec<u32>>) {
-        let (c, third, mut stats, crcs) = by_width!(self.decode_chunk_b(enc, len, head, rest));
+    ) -> (Sums, ChunkStats) {
+        let (sums, mut stats) = by_width!(self.decode_chunk_b(enc, len, head, rest));
         // Groups were decoded a third of the chunk apart: put their lane masks in order.
         stats.bad_lanes.sort_by_key(|(g, _)| *g);
-        (c, third, stats, crcs)
+        (sums, stats)
     }
 
     /// The verdict on a decoded chunk: `end` is the last bytes of its area of `area` bytes
@@ -853,15 +850,15 @@ impl Codec {
         reg
     }
 
-    /// Decodes the groups of one chunk and returns the CRC chains of its first `len` bytes
-    /// (as for [`Codec::decode_chunk_parts`]).
+    /// Decodes the groups of one chunk and returns the CRC sums of its first `len` bytes (as
+    /// for [`Codec::decode_chunk_parts`]).
     fn decode_chunk_b<const B: usize>(
         &self,
         enc: &[u8],
         len: usize,
         out: &mut [u8],
         rest: &mut [u8],
-    ) -> ([u32; 3], usize, ChunkStats, Option<Vec<u32>>) {
+    ) -> (Sums, ChunkStats) {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let groups = enc.len() / gb;
         let h = out.len() / gd;
@@ -944,7 +941,7 @@ impl Codec {
                 &mut rest[..gd]
             };
             let crcs = self.decode_deep(enc, len, o, &mut s, &mut stats);
-            return (c, 0, stats, crcs);
+            return (Sums { c, third: 0, crcs }, stats);
         }
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
@@ -959,7 +956,15 @@ impl Codec {
                 c[2] = crc::append(c[2], &o[..payload]);
             }
         }
-        (c, third * gd, stats, None)
+        let third = third * gd;
+        (
+            Sums {
+                c,
+                third,
+                crcs: None,
+            },
+            stats,
+        )
     }
 
     /// Decodes a chunk that is one group `genc` of rows spanning several lane blocks (deep
