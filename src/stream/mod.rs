@@ -26,6 +26,7 @@ pub mod frame;
 mod framed;
 pub mod gf256;
 pub mod naive;
+mod nt;
 mod open;
 pub mod parallel;
 mod read;
