@@ -1,11 +1,13 @@
 //! Copies that stream their destination past the caches (non-temporal stores).
 //!
-//! At deep interleaving (`D >= 8192`) a chunk is one group whose rows are kilobytes long,
-//! and the codec writes each output byte once and never reads it back. An ordinary store
+//! At deep interleaving (`D >= 8192`) a chunk is usually one group whose rows are kilobytes
+//! long (when a group's payload exceeds a 64 KiB check block), and the codec writes each
+//! output byte of such a chunk once and never reads it back. Chunks of several groups keep
+//! ordinary stores: streaming them was slower (docs/benchmarks.md). An ordinary store
 //! first reads its destination line from memory (read for ownership), so a copy moves three
 //! bytes per byte copied; a non-temporal store writes whole lines without reading them, as
 //! `memcpy` does for large buffers. On the 2-core Zen 3 of docs/benchmarks.md a 64 MiB copy
-//! with these stores runs 1.2-1.4x faster than `memcpy`; what the codec gains is measured in
+//! with these stores ran 1.16-1.38x `memcpy`'s speed; what the codec gains is measured in
 //! docs/benchmarks.md ("Deep interleaving: streamed output").
 //!
 //! The stores are SSE2 (part of x86-64, so no feature check); elsewhere [`copy`] is a plain
