@@ -221,8 +221,9 @@ impl Codec {
     /// blocks. With `pieces` ([`Codec::by_pieces`]) each block's CRC is taken in one pass
     /// over the bytes and the whole one joined from them; otherwise the whole one is joined
     /// from the three chains `c` (as for [`Codec::join`], the first two over `third` bytes)
-    /// and the blocks' CRCs are left to [`Codec::block_crcs`]. `known` is the blocks' CRCs
-    /// when the decoder took them already ([`Codec::decode_deep`]).
+    /// and the blocks' CRCs are left to [`Codec::block_crcs`]. `known`, the blocks' CRCs when
+    /// the decoder took them already ([`Codec::decode_deep`]), are joined whatever `pieces`
+    /// says.
     fn chunk_crc(
         &self,
         pieces: bool,
@@ -231,11 +232,12 @@ impl Codec {
         payload: &[u8],
         known: Option<Vec<u32>>,
     ) -> (Option<Vec<u32>>, u32) {
-        if !pieces {
-            return (None, self.join(c, third, payload.len()));
-        }
         let b = Blocks::of(payload.len(), self.layout.group_data);
-        let crcs = known.unwrap_or_else(|| b.crcs(payload));
+        let crcs = match known {
+            Some(crcs) => crcs,
+            None if pieces => b.crcs(payload),
+            None => return (None, self.join(c, third, payload.len())),
+        };
         let whole = self.join_blocks(&b, &crcs);
         (Some(crcs), whole)
     }
@@ -932,17 +934,14 @@ impl Codec {
                 c = crc::append3(self.sse42, c, r(0), r(1), r(2));
             }
         }
-        // The CRC chain of the rest, unless the verdict joins it from the pieces' CRCs.
-        let pieces = self.by_pieces(len, groups * gd);
-        if pieces && groups == 1 && self.layout.row_bytes > 8 * B {
-            let o = if h > 0 {
-                &mut out[..gd]
-            } else {
-                &mut rest[..gd]
-            };
-            let crcs = self.decode_deep(enc, len, o, &mut s, &mut stats);
+        // A chunk of one group of kilobyte rows, as the encoder's ([`Codec::encode_deep`]).
+        if groups == 1 && len < gd && self.layout.row_bytes > 8 * B {
+            let crcs = self.decode_deep(enc, len, &mut rest[..gd], &mut s, &mut stats);
+            let crcs = Some(crcs);
             return (Sums { c, third: 0, crcs }, stats);
         }
+        // The CRC chain of the rest, unless the verdict joins it from the pieces' CRCs.
+        let pieces = self.by_pieces(len, groups * gd);
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
             let o = if j < h {
@@ -969,17 +968,17 @@ impl Codec {
 
     /// Decodes a chunk that is one group `genc` of rows spanning several lane blocks (deep
     /// interleaving) into `o`, its payload area; returns the CRC-32C of each check block of
-    /// its `len` payload bytes when no lane needed correcting.
+    /// its `len` decoded payload bytes.
     ///
     /// The first lane block's syndrome is taken first. When it is not zero the group is
     /// noisy, and it is decoded as any group ([`Codec::decode_group`]: copied into cache,
-    /// corrected there, its CRCs left to the verdict). Otherwise the received data rows are
+    /// corrected there), its CRCs taken after. Otherwise the received data rows are
     /// streamed to `o`, each check block's CRC taken on the way ([`Codec::copy_crc`]: one
     /// sequential read that brings the rows into cache, and no read of `o`), the parity rows
     /// are read once in order for the same reason (the kernels read a line or so of each
     /// row kilobytes apart, which from memory runs far below a sequential read), and the
     /// other lane blocks' syndromes follow; a lane to correct there is corrected in `o`, and
-    /// the CRCs are left to the verdict.
+    /// the CRCs are taken again from `o`.
     fn decode_deep<const B: usize>(
         &self,
         genc: &[u8],
@@ -987,10 +986,11 @@ impl Codec {
         o: &mut [u8],
         s: &mut Scratch<B>,
         stats: &mut ChunkStats,
-    ) -> Option<Vec<u32>> {
+    ) -> Vec<u32> {
         let l = &self.layout;
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
         let (edata, epar) = genc.split_at(gd);
+        let b = Blocks::of(len, gd);
         let syndrome = |off: usize, s: &mut Scratch<B>| {
             let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
             self.kernel
@@ -999,10 +999,9 @@ impl Codec {
         };
         if !syndrome(0, s).is_zero() {
             self.decode_group(genc, o, 0, s, stats);
-            return None;
+            return b.crcs(&o[..len]);
         }
         stats.codewords += l.interleave as u64;
-        let b = Blocks::of(len, gd);
         let crcs: Vec<u32> = (0..b.count())
             .map(|i| self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)]))
             .collect();
@@ -1016,7 +1015,7 @@ impl Codec {
                 clean = false;
             }
         }
-        clean.then_some(crcs)
+        if clean { crcs } else { b.crcs(&o[..len]) }
     }
 }
 
