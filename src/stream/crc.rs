@@ -230,6 +230,16 @@ impl Shift {
     pub fn combine(&self, crc_a: u32, crc_b: u32) -> u32 {
         self.0.times(crc_a) ^ crc_b
     }
+
+    /// `crc(A ++ B)` for a `B` of `len_b` bytes: with this operator when that is its length
+    /// (a stream's full chunks), else with one built for it.
+    pub fn combine_len(&self, crc_a: u32, crc_b: u32, len_b: usize) -> u32 {
+        if len_b == self.bytes() {
+            self.combine(crc_a, crc_b)
+        } else {
+            Shift::new(len_b).combine(crc_a, crc_b)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,10 @@
 
 mod ahead;
 
-use super::codec::{Buf, ChunkStats, Codec, push_range, recovery_groups};
+use super::buf::Buf;
+use super::codec::{ChunkStats, Codec, push_range};
 use super::crc::Shift;
+use super::encode_core::recovery_groups;
 use super::format::{Blocks, Layout, payload_in_groups, read_tail};
 use super::frame::{self, FRAME, Frame, Kind, MAX_META, Metadata, StripeShape};
 use super::parallel::Workers;
@@ -81,6 +83,10 @@ pub struct FramedDecoder {
     workers: Workers,
     /// Chunks decoded ahead and not yet taken, in stream order.
     ahead: VecDeque<ahead::Decoded>,
+    /// One buffer per job of [`FramedDecoder::decode_ahead`], reused from batch to batch:
+    /// where a run's last chunk decodes the groups past its payload's whole groups (at most
+    /// one chunk's area, [`Codec::decode_chunk_exact`]).
+    tails: Vec<Vec<u8>>,
 }
 
 impl FramedDecoder {
@@ -118,6 +124,7 @@ impl FramedDecoder {
             at_end_of_input: false,
             repaired_at: None,
             workers: Workers::default(),
+            tails: Vec::new(),
             ahead: VecDeque::new(),
         }
     }
@@ -613,13 +620,7 @@ impl FramedDecoder {
             let (o, len) = (offs[j], lens[j]);
             match slot {
                 Slot::Good { crc, .. } => {
-                    self.crc = self.crc.map(|c| {
-                        if len == cs {
-                            self.full.combine(c, *crc)
-                        } else {
-                            Shift::new(len).combine(c, *crc)
-                        }
-                    });
+                    self.crc = self.crc.map(|c| self.full.combine_len(c, *crc, len));
                 }
                 Slot::Damaged { ranges, .. } => {
                     self.report.damaged_chunks += 1;

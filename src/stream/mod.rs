@@ -6,7 +6,8 @@
 //! * one-shot functions: [`encode`], [`decode`], [`decode_lenient`] (and the `_into` variants
 //!   that reuse an output buffer);
 //! * I/O adapters: [`Encoder`] (`io::Write`) and [`Decoder`] (`io::Read`), memory O(chunk);
-//! * the codec core in `codec` that both are built on, slice in and slice out.
+//! * the state machines in `encode_core`, `decode_core` and `framed` that both are built on,
+//!   slice in and slice out, over the chunk coder in `codec`.
 //!
 //! ```
 //! use tilecode::stream::{self, Options, StreamStatus};
@@ -19,8 +20,11 @@
 //! ```
 
 pub mod bench;
+mod buf;
 mod codec;
 mod crc;
+mod decode_core;
+mod encode_core;
 pub mod format;
 pub mod frame;
 mod framed;
@@ -40,8 +44,9 @@ pub use write::Encoder;
 
 use crate::code::Spec;
 use crate::error::{Error, Result};
+use buf::Buf;
 use bytes::Bytes;
-use codec::{Buf, EncodeCore};
+use encode_core::EncodeCore;
 use format::Layout;
 use source::SliceSource;
 use stripe::Plan;
@@ -201,7 +206,7 @@ impl Options {
             let chunks = len.div_ceil(cs);
             let stripes = chunks / p.stripe as u64;
             let last = (chunks % p.stripe as u64) as usize;
-            let rec = (frame::FRAME + codec::recovery_groups(&l) * l.group_bytes) as u64;
+            let rec = (frame::FRAME + encode_core::recovery_groups(&l) * l.group_bytes) as u64;
             let count = stripes * p.recovery as u64
                 + if last > 0 {
                     p.recovery_for(last) as u64

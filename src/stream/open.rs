@@ -2,7 +2,8 @@
 //! version 2 frame found at any offset. The result is a decoding core that steps through
 //! the rest the same way for a slice in memory and for an `io::Read`.
 
-use super::codec::{Buf, DecodeCore};
+use super::buf::Buf;
+use super::decode_core::DecodeCore;
 use super::format::{self, BLOCK, Probe, VERSION_1, probe_header, stream_info};
 use super::frame::{self, FRAME, Frame, Metadata};
 use super::framed::FramedDecoder;

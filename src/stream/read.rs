@@ -1,6 +1,6 @@
 //! The `io::Read` decoder.
 
-use super::codec::Buf;
+use super::buf::Buf;
 use super::frame::Metadata;
 use super::open::{self, Core};
 use super::source::{Input, ReadSource};

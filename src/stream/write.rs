@@ -1,7 +1,8 @@
 //! The `io::Write` encoder.
 
 use super::Options;
-use super::codec::{Buf, EncodeCore};
+use super::buf::Buf;
+use super::encode_core::EncodeCore;
 use std::io::{self, Write};
 
 /// Encodes everything written to it into a tilecode stream written to `W`.

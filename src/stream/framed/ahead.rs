@@ -2,8 +2,9 @@
 //! data frames of the stream, each sealed, each where the one before it ends and each
 //! followed by a sealed frame of the stream (what a clean or lightly damaged stream looks
 //! like), their bodies are decoded in parallel into their places in the output, a run of
-//! consecutive chunks per job ([`Workers::parts`](crate::stream::parallel::Workers::parts)). The state machine then reads those frames as it always
-//! does, and where it would decode one of them it takes the result decoded ahead instead,
+//! consecutive chunks per job
+//! ([`Workers::parts`](crate::stream::parallel::Workers::parts)). The state machine then
+//! reads those frames as it always does, and where it would decode one of them it takes the result decoded ahead instead,
 //! if the chunk, its frame's offset and its place in the output are the ones predicted;
 //! anything else (a resync, a misplaced or damaged frame, a headless chunk) drops what is
 //! left and goes on one thread. Every decision is the sequential one, so the output and the
@@ -11,7 +12,8 @@
 
 use super::{FRAME, FramedDecoder};
 use crate::error::Result;
-use crate::stream::codec::{Buf, ChunkCheck, Codec};
+use crate::stream::buf::Buf;
+use crate::stream::codec::{ChunkCheck, Codec};
 use crate::stream::frame::{Frame, Kind};
 use crate::stream::parallel;
 use crate::stream::source::Source;
@@ -95,7 +97,8 @@ impl FramedDecoder {
         let mut place = out.spare(first, end);
         let runs = parallel::runs(next.len(), self.workers.parts());
         let mut jobs = Vec::with_capacity(runs.len());
-        for (r, run) in runs.iter().enumerate() {
+        self.tails.resize_with(runs.len(), Vec::new);
+        for ((r, run), tail) in runs.iter().enumerate().zip(self.tails.iter_mut()) {
             let stop = match runs.get(r + 1) {
                 Some(after) => after.start * cs,
                 None => end - first,
@@ -104,7 +107,7 @@ impl FramedDecoder {
             place = rest;
             let chunks = &next[run.clone()];
             let codec = &self.codec;
-            jobs.push(move || decode_run(codec, buf, chunks, mine));
+            jobs.push(move || decode_run(codec, buf, chunks, mine, tail));
         }
         let checks = self.workers.run(jobs);
         for (n, check) in next.iter().zip(checks.into_iter().flatten()) {
@@ -142,9 +145,16 @@ impl FramedDecoder {
 }
 
 /// Decodes consecutive full chunks (the last one possibly short) into `out`, which starts at
-/// the first one's place and ends where the next run starts: each chunk into its whole area where that fits (its tail is then overwritten by
-/// the next chunk, as on one thread), into exactly its payload otherwise.
-fn decode_run(codec: &Codec, buf: &[u8], chunks: &[Next], out: &mut [u8]) -> Vec<ChunkCheck> {
+/// the first one's place and ends where the next run starts: each chunk into its whole area
+/// where that fits (its tail is then overwritten by the next chunk, as on one thread), into
+/// exactly its payload otherwise (the rest of its area in `tail`).
+fn decode_run(
+    codec: &Codec,
+    buf: &[u8],
+    chunks: &[Next],
+    out: &mut [u8],
+    tail: &mut Vec<u8>,
+) -> Vec<ChunkCheck> {
     let l = &codec.layout;
     let cs = l.chunk_size;
     chunks
@@ -158,7 +168,7 @@ fn decode_run(codec: &Codec, buf: &[u8], chunks: &[Next], out: &mut [u8]) -> Vec
             if off + area <= out.len() {
                 codec.decode_chunk(enc, n.index, n.len, &mut out[off..off + area])
             } else {
-                codec.decode_chunk_exact(enc, n.index, n.len, &mut out[off..off + n.len])
+                codec.decode_chunk_exact(enc, n.index, n.len, &mut out[off..off + n.len], tail)
             }
         })
         .collect()

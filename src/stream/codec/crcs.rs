@@ -1,0 +1,153 @@
+//! Where a chunk's CRC-32C chains run and how they are joined: three chains over the thirds
+//! of its payload groups beside the kernels, or one per check block where a chunk is one
+//! group, joined with shifts prepared once per codec.
+
+use super::Codec;
+use crate::slice::kernel::Fused64;
+use crate::stream::crc::{Shift, ZeroKey};
+use crate::stream::format::Blocks;
+use crate::stream::nt;
+
+impl Codec {
+    /// The operator appending `len` zero bytes to a CRC: prepared for the lengths of a full
+    /// chunk, built for others.
+    pub(super) fn shift(&self, len: usize) -> Shift {
+        self.shifts
+            .iter()
+            .find(|s| s.bytes() == len)
+            .copied()
+            .unwrap_or_else(|| Shift::new(len))
+    }
+
+    /// Whether the check blocks of a chunk of `len` payload bytes are several pieces and
+    /// the chunk has fewer than three whole groups (so no CRC chains run beside the
+    /// kernels): the whole chunk's CRC is then joined from the pieces' CRCs
+    /// ([`Codec::chunk_crc`]) instead of being taken in a pass of its own. This is the case
+    /// of deep interleaving, where a chunk is one group.
+    /// `area` is the payload area of the chunk's groups (a claimed `len` past it never is).
+    pub(super) fn by_pieces(&self, len: usize, area: usize) -> bool {
+        let b = Blocks::of(len, self.layout.group_data);
+        let few = len / self.layout.group_data < 3 && len <= area;
+        matches!(b, Blocks::Pieces { .. }) && b.count() > 1 && few
+    }
+
+    /// The CRC-32C of a chunk's `payload` and, when they are taken on the way, of its check
+    /// blocks. With `pieces` ([`Codec::by_pieces`]) each block's CRC is taken in one pass
+    /// over the bytes and the whole one joined from them; otherwise the whole one is joined
+    /// from the three chains `c` (as for [`Codec::join`], the first two over `third` bytes)
+    /// and the blocks' CRCs are left to [`Codec::block_crcs`]. `known`, the blocks' CRCs when
+    /// the decoder took them already ([`Codec::decode_deep`]), are joined whatever `pieces`
+    /// says.
+    pub(super) fn chunk_crc(
+        &self,
+        pieces: bool,
+        c: [u32; 3],
+        third: usize,
+        payload: &[u8],
+        known: Option<Vec<u32>>,
+    ) -> (Option<Vec<u32>>, u32) {
+        let b = Blocks::of(payload.len(), self.layout.group_data);
+        let crcs = match known {
+            Some(crcs) => crcs,
+            None if pieces => b.crcs(payload),
+            None => return (None, self.join(c, third, payload.len())),
+        };
+        let whole = self.join_blocks(&b, &crcs);
+        (Some(crcs), whole)
+    }
+
+    /// The CRC-32C of a chunk's payload from the CRCs of its check blocks `b`.
+    pub(super) fn join_blocks(&self, b: &Blocks, crcs: &[u32]) -> u32 {
+        crcs.iter().enumerate().skip(1).fold(crcs[0], |a, (i, &c)| {
+            self.shift(b.range(i).len()).combine(a, c)
+        })
+    }
+
+    /// The CRC-32C of `src`, taken while it is streamed into `dst` ([`nt::copy_crc3`]).
+    pub(super) fn copy_crc(&self, dst: &mut [u8], src: &[u8]) -> u32 {
+        let (t, c) = nt::copy_crc3(self.sse42, dst, src);
+        self.join(c, t, src.len())
+    }
+
+    /// The CRC-32C of a chunk's `len` payload bytes from its three chains: `c[0]` and `c[1]`
+    /// over the first two thirds of `third` bytes each, `c[2]` over the rest.
+    pub(super) fn join(&self, c: [u32; 3], third: usize, len: usize) -> u32 {
+        if third == 0 {
+            return c[2];
+        }
+        let first_two = self.shift(third).combine(c[0], c[1]);
+        self.shift(len - 2 * third).combine(first_two, c[2])
+    }
+
+    /// The CRC-32C of each check block of a chunk's payload `data`, from the three chains
+    /// `c` (as for [`Codec::join`]) when the blocks are the thirds, or from `crc`, the whole
+    /// payload's, when there is one block; another pass over `data` otherwise.
+    pub(super) fn block_crcs(&self, data: &[u8], c: [u32; 3], crc: u32) -> Vec<u32> {
+        match Blocks::of(data.len(), self.layout.group_data) {
+            Blocks::Thirds { .. } => c.to_vec(),
+            b if b.count() == 1 => vec![crc],
+            b => b.crcs(data),
+        }
+    }
+
+    /// Groups of each third of a chunk coded before their CRC is taken: one, unless groups
+    /// are so small (short codes) that per-group calls would dominate.
+    pub(super) fn batch(&self) -> usize {
+        (1024 / self.layout.group_data).max(1)
+    }
+
+    /// A group's payload cut in three pieces of whole words.
+    pub(super) fn cuts(&self) -> [usize; 4] {
+        let gd = self.layout.group_data;
+        let a = gd / 24 * 8;
+        [0, a, 2 * a, gd]
+    }
+
+    /// What correcting a group's received data rows `received` into `fixed` (single-word
+    /// rows; the rows the decoder changed are among the bits of `touched`) does to a CRC-32C
+    /// register that took `received`: the CRC is linear, so the register that takes `fixed`
+    /// instead differs by the CRC of the change alone (from a zero register, without
+    /// inversions), the sum over the changed words of each word's CRC moved past the words
+    /// after it. `fused` shows that the CPU runs the CRC shift keys ([`ZeroKey`]).
+    pub(super) fn crc_of_change(
+        &self,
+        fused: Fused64,
+        received: &[u8],
+        fixed: &[u8],
+        mut touched: u128,
+    ) -> u32 {
+        let _ = fused;
+        assert!(
+            self.word_keys.len() <= 128,
+            "fused groups have at most 128 rows"
+        );
+        let (r, _) = received.as_chunks::<8>();
+        let (f, _) = fixed.as_chunks::<8>();
+        let mut reg = 0;
+        while touched != 0 {
+            let i = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let change = u64::from_le_bytes(r[i]) ^ u64::from_le_bytes(f[i]);
+            if change != 0 {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `fused` (`Kernel::fused64`) shows that the CPU has PCLMULQDQ and
+                // SSE4.2.
+                unsafe {
+                    reg ^= self.word_keys[i].apply(ZeroKey::word(change));
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!("fused kernels are x86-64 only: {change}");
+            }
+        }
+        reg
+    }
+}
+
+/// The CRC-32C sums a decoder took of a chunk's payload, for [`Codec::verdict`]: the three
+/// chains (the first two over `third` bytes each), and the check blocks' CRCs when it took
+/// them ([`Codec::decode_deep`]).
+pub(super) struct Sums {
+    pub(super) c: [u32; 3],
+    pub(super) third: usize,
+    pub(super) crcs: Option<Vec<u32>>,
+}

@@ -1,0 +1,383 @@
+//! Decoding: syndromes through the kernels, the lanes with a non-zero syndrome corrected by
+//! the locator, and the deep path that streams a clean one-group chunk out.
+
+use super::crcs::Sums;
+use super::{Codec, Scratch, block_rows, thirds};
+use crate::slice::kernel::{self, V};
+use crate::stream::crc;
+use crate::stream::format::Blocks;
+
+/// What decoding a chunk found.
+#[derive(Debug, Default)]
+pub struct ChunkStats {
+    /// Codewords (lanes) decoded.
+    pub codewords: u64,
+    /// Bits flipped back.
+    pub corrected_bits: u64,
+    /// Codewords the decoder could not correct.
+    pub uncorrectable: u64,
+    /// Per group with uncorrectable lanes: the group and its lane mask (one bit per lane).
+    pub bad_lanes: Vec<(usize, Vec<u64>)>,
+}
+
+impl Codec {
+    /// Decodes one group `genc` (group number `group` of its chunk) into its payload `o`,
+    /// correcting it there.
+    #[inline]
+    pub(super) fn decode_group<const B: usize>(
+        &self,
+        genc: &[u8],
+        o: &mut [u8],
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (edata, epar) = genc.split_at(gd);
+        stats.codewords += l.interleave as u64;
+        if B == 1
+            && let Some(fast) = self.fast
+            && self.kernel.group64::<true>(fast, edata, o, &mut s.words)
+        {
+            let mut nz = V::<B>::zero();
+            for ((sy, w), prow) in s.par.iter_mut().zip(&s.words).zip(epar.chunks_exact(8)) {
+                sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
+                nz.0[0] |= sy.0[0];
+            }
+            if !nz.is_zero() {
+                self.fix_block(genc, o, 0, &s.par, nz, group, stats, &mut 0);
+            }
+            return;
+        }
+        let single = rb == 8 * B;
+        if !single {
+            o.copy_from_slice(edata);
+        }
+        // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
+        // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
+        let avx2 = self.avx2.filter(|_| B > 1);
+        for off in (0..rb).step_by(8 * B) {
+            if single {
+                // One lane block per row: the kernel copies the data rows as it reads them.
+                self.kernel
+                    .parity_copy::<B, true>(avx2, edata, o, &mut s.par, &mut s.kernel);
+            } else {
+                let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
+                self.kernel.parity(avx2, rows, &mut s.par, &mut s.kernel);
+            }
+            let nz = kernel::add_received(&mut s.par, epar, rb, off);
+            if nz.is_zero() {
+                continue;
+            }
+            self.fix_block(genc, o, off, &s.par, nz, group, stats, &mut 0);
+        }
+    }
+
+    /// Decodes whole groups (`enc` is a multiple of the group size) into their payload in
+    /// `out`, correcting it there. Groups are numbered from `stats.codewords / D`.
+    pub fn decode_groups(&self, enc: &[u8], out: &mut [u8], stats: &mut ChunkStats) {
+        by_width!(self.decode_groups_b(enc, out, stats))
+    }
+
+    pub(super) fn decode_groups_b<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut [u8],
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        debug_assert_eq!(enc.len() / gb * gd, out.len());
+        let mut s = self.scratch::<B>();
+        let first = stats.codewords as usize / l.interleave;
+        self.decode_run(enc, out, first, &mut s, stats);
+    }
+
+    /// Decodes consecutive whole groups, the first numbered `first`: the clean ones through
+    /// [`Kernel::clean_run`] when their rows are one lane block and no single-word fast path
+    /// applies, else group by group.
+    #[inline]
+    pub(super) fn decode_run<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut [u8],
+        first: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        let groups = enc.len() / gb;
+        if l.row_bytes != 8 * B || self.fast.is_some() {
+            let runs = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
+            for (g, (genc, o)) in runs.enumerate() {
+                self.decode_group(genc, o, first + g, s, stats);
+            }
+            return;
+        }
+        // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
+        // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
+        let avx2 = self.avx2.filter(|_| B > 1);
+        let mut at = 0;
+        while at < groups {
+            let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
+            let (syn, scratch) = (&mut s.par, &mut s.kernel);
+            let clean = self.kernel.clean_run::<B>(avx2, e, o, gd, gb, syn, scratch);
+            stats.codewords += (clean * l.interleave) as u64;
+            at += clean;
+            if at == groups {
+                break;
+            }
+            // Group `at`: its data rows are copied and its syndrome is in `s.par`.
+            stats.codewords += l.interleave as u64;
+            let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
+            let genc = &enc[at * gb..(at + 1) * gb];
+            let o = &mut out[at * gd..(at + 1) * gd];
+            self.fix_block(genc, o, 0, &s.par, nz, first + at, stats, &mut 0);
+            at += 1;
+        }
+    }
+
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fix_block<const B: usize>(
+        &self,
+        genc: &[u8],
+        out: &mut [u8],
+        off: usize,
+        syn: &[V<B>],
+        nz: V<B>,
+        group: usize,
+        stats: &mut ChunkStats,
+        touched: &mut u128,
+    ) {
+        for t in 0..B {
+            let mut word = nz.0[t];
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let lane = (off / 8 + t) * 64 + bit;
+                let key = if !self.locator.wants_key() {
+                    0
+                } else {
+                    syn.iter()
+                        .enumerate()
+                        .fold(0u64, |a, (q, s)| a | (((s.0[t] >> bit) & 1) << q))
+                };
+                if !self.fix_lane(genc, out, lane, key, stats, touched) {
+                    stats.uncorrectable += 1;
+                    match stats.bad_lanes.last_mut() {
+                        Some((gg, mask)) if *gg == group => mask[lane / 64] |= 1 << (lane % 64),
+                        _ => {
+                            let mut mask = vec![0u64; self.layout.interleave / 64];
+                            mask[lane / 64] |= 1 << (lane % 64);
+                            stats.bad_lanes.push((group, mask));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Corrects one lane with a nonzero syndrome; false when the decoder gives up.
+    pub(super) fn fix_lane(
+        &self,
+        genc: &[u8],
+        data: &mut [u8],
+        lane: usize,
+        key: u64,
+        stats: &mut ChunkStats,
+        touched: &mut u128,
+    ) -> bool {
+        let (rb, k) = (self.layout.row_bytes, self.layout.k);
+        let (byte, mask) = (lane / 8, 1u8 << (lane % 8));
+        let fix = self
+            .locator
+            .fix_lane(key, |row| genc[row * rb + byte] & mask != 0);
+        stats.corrected_bits += fix.bits();
+        fix.apply(|row| {
+            if row < k {
+                data[row * rb + byte] ^= mask;
+                *touched |= 1u128.checked_shl(row as u32).unwrap_or(0);
+            }
+        })
+    }
+
+    /// Decodes the groups of one chunk and returns the CRC sums of its first `len` bytes (as
+    /// for [`Codec::decode_chunk_parts`]).
+    pub(super) fn decode_chunk_b<const B: usize>(
+        &self,
+        enc: &[u8],
+        len: usize,
+        out: &mut [u8],
+        rest: &mut [u8],
+    ) -> (Sums, ChunkStats) {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let groups = enc.len() / gb;
+        let h = out.len() / gd;
+        debug_assert_eq!(
+            (out.len() + rest.len(), h),
+            (groups * gd, (len / gd).min(groups))
+        );
+        let mut stats = ChunkStats::default();
+        let mut s = self.scratch::<B>();
+        // As in encoding: the thirds of the chunk's payload groups side by side, three CRC
+        // chains over the bytes just decoded.
+        let full = (len / gd).min(groups);
+        let third = full / 3;
+        let mut c = [0u32; 3];
+        if third > 0 {
+            // Groups from each third, a batch at a time (one group unless they are small),
+            // then the CRC over the three batches just decoded.
+            let batch = self.batch();
+            let cut = self.cuts();
+            for i in (0..third).step_by(batch) {
+                if B == 1
+                    && let Some(fused) = self.fused
+                {
+                    // One group from each third at a time, the CRC taken by the kernel over
+                    // the received data rows, then mended for any group the decoder fixed.
+                    for i in i..(i + batch).min(third) {
+                        let at = [i, i + third, i + 2 * third];
+                        let genc = at.map(|j| &enc[j * gb..(j + 1) * gb]);
+                        let o = thirds(&mut out[i * gd..], third * gd, gd);
+                        let edata = genc.map(|g| &g[..gd]);
+                        let (par, next) = self
+                            .kernel
+                            .group64_crc3(fused, edata, o, cut, c)
+                            .expect("a fused kernel");
+                        c = next;
+                        for (q, &j) in at.iter().enumerate() {
+                            stats.codewords += self.layout.interleave as u64;
+                            let mut nz = V::<B>::zero();
+                            let epar = genc[q][gd..].chunks_exact(8);
+                            for ((sy, w), prow) in s.par.iter_mut().zip(&par[q]).zip(epar) {
+                                sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
+                                nz.0[0] |= sy.0[0];
+                            }
+                            if !nz.is_zero() {
+                                let o = &mut out[j * gd..(j + 1) * gd];
+                                let mut touched = 0u128;
+                                self.fix_block(
+                                    genc[q],
+                                    o,
+                                    0,
+                                    &s.par,
+                                    nz,
+                                    j,
+                                    &mut stats,
+                                    &mut touched,
+                                );
+                                c[q] ^= self.crc_of_change(fused, edata[q], o, touched);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                let n = batch.min(third - i);
+                for q in 0..3 {
+                    let j = q * third + i;
+                    let genc = &enc[j * gb..(j + n) * gb];
+                    let o = &mut out[j * gd..(j + n) * gd];
+                    self.decode_run(genc, o, j, &mut s, &mut stats);
+                }
+                let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
+                c = crc::append3(self.sse42, c, r(0), r(1), r(2));
+            }
+        }
+        // A chunk of one group of kilobyte rows, as the encoder's ([`Codec::encode_deep`]).
+        if groups == 1 && len < gd && self.layout.row_bytes > 8 * B {
+            let crcs = self.decode_deep(enc, len, &mut rest[..gd], &mut s, &mut stats);
+            let crcs = Some(crcs);
+            return (Sums { c, third: 0, crcs }, stats);
+        }
+        // The CRC chain of the rest, unless the verdict joins it from the pieces' CRCs.
+        let pieces = self.by_pieces(len, groups * gd);
+        for j in 3 * third..groups {
+            let genc = &enc[j * gb..(j + 1) * gb];
+            let o = if j < h {
+                &mut out[j * gd..(j + 1) * gd]
+            } else {
+                &mut rest[(j - h) * gd..(j - h + 1) * gd]
+            };
+            self.decode_group(genc, o, j, &mut s, &mut stats);
+            if !pieces {
+                let payload = len.saturating_sub(j * gd).min(gd);
+                c[2] = crc::append(c[2], &o[..payload]);
+            }
+        }
+        let third = third * gd;
+        (
+            Sums {
+                c,
+                third,
+                crcs: None,
+            },
+            stats,
+        )
+    }
+
+    /// Decodes a chunk that is one group `genc` of rows spanning several lane blocks (deep
+    /// interleaving) into `o`, its payload area; returns the CRC-32C of each check block of
+    /// its `len` decoded payload bytes.
+    ///
+    /// The first lane block's syndrome is taken first. When it is not zero the group is
+    /// noisy, and it is decoded as any group ([`Codec::decode_group`]: copied into cache,
+    /// corrected there), its CRCs taken after. Otherwise the received data rows are
+    /// streamed to `o`, each check block's CRC taken on the way ([`Codec::copy_crc`]: one
+    /// sequential read that brings the rows into cache, and no read of `o`), the parity rows
+    /// are read once in order for the same reason (the kernels read a line or so of each
+    /// row kilobytes apart, which from memory runs far below a sequential read), and the
+    /// other lane blocks' syndromes follow; a lane to correct there is corrected in `o`, and
+    /// the CRCs are taken again from `o`.
+    pub(super) fn decode_deep<const B: usize>(
+        &self,
+        genc: &[u8],
+        len: usize,
+        o: &mut [u8],
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) -> Vec<u32> {
+        let l = &self.layout;
+        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (edata, epar) = genc.split_at(gd);
+        let b = Blocks::of(len, gd);
+        let syndrome = |off: usize, s: &mut Scratch<B>| {
+            let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
+            self.kernel
+                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
+            kernel::add_received(&mut s.par, epar, rb, off)
+        };
+        if !syndrome(0, s).is_zero() {
+            self.decode_group(genc, o, 0, s, stats);
+            return b.crcs(&o[..len]);
+        }
+        stats.codewords += l.interleave as u64;
+        let crcs: Vec<u32> = (0..b.count())
+            .map(|i| self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)]))
+            .collect();
+        o[len..].copy_from_slice(&edata[len..]);
+        touch(epar);
+        let mut clean = true;
+        for off in (8 * B..rb).step_by(8 * B) {
+            let nz = syndrome(off, s);
+            if !nz.is_zero() {
+                self.fix_block(genc, o, off, &s.par, nz, 0, stats, &mut 0);
+                clean = false;
+            }
+        }
+        if clean { crcs } else { b.crcs(&o[..len]) }
+    }
+}
+
+/// Reads one word of every 64-byte line of `bytes`, in order, so that they are in cache
+/// for the strided reads that follow.
+fn touch(bytes: &[u8]) {
+    let (words, _) = bytes.as_chunks::<8>();
+    let sum = words
+        .iter()
+        .step_by(8)
+        .fold(0u64, |a, w| a ^ u64::from_ne_bytes(*w));
+    std::hint::black_box(sum);
+}

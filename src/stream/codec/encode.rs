@@ -1,0 +1,259 @@
+//! Encoding: groups through the kernels, chunks with their CRCs and tails, and the deep path
+//! that streams a one-group chunk past the caches.
+
+use super::{Codec, Scratch, block_rows, fill_region, thirds};
+use crate::stream::crc;
+use crate::stream::format::{Blocks, TAIL, tail_bytes, tail_bytes_v2};
+use crate::stream::nt;
+
+impl Codec {
+    /// Encodes one group: the payload `g` (`group_data` bytes) into `o` (`group_bytes`).
+    #[inline]
+    pub(super) fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
+        let l = &self.layout;
+        let (gd, rb) = (l.group_data, l.row_bytes);
+        let (odata, opar) = o.split_at_mut(gd);
+        if let Some(fast) = self.fast
+            && self
+                .kernel
+                .group64::<true>(fast, &g[..gd], odata, &mut s.words)
+        {
+            for (w, dst) in s.words.iter().zip(opar.chunks_exact_mut(8)) {
+                dst.copy_from_slice(&w.to_le_bytes());
+            }
+            return;
+        }
+        if rb == 8 * B {
+            // One lane block per row: the kernel copies the data rows as it reads them.
+            self.kernel.parity_copy::<B, true>(
+                self.avx2,
+                &g[..gd],
+                odata,
+                &mut s.par,
+                &mut s.kernel,
+            );
+            for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
+                v.store(dst);
+            }
+            return;
+        }
+        odata.copy_from_slice(&g[..gd]);
+        self.parity_of_rows([odata, &[]], opar, s);
+    }
+
+    /// The parity rows `opar` of a group's data rows `data` (those of `data[0]`, then those
+    /// of `data[1]`), lane block by lane block: each block's rows gathered when a row spans
+    /// several blocks, then the kernel.
+    pub(super) fn parity_of_rows<const B: usize>(
+        &self,
+        data: [&[u8]; 2],
+        opar: &mut [u8],
+        s: &mut Scratch<B>,
+    ) {
+        let (rb, k) = (self.layout.row_bytes, self.layout.k);
+        for off in (0..rb).step_by(8 * B) {
+            let rows = block_rows::<B>(data, k, rb, off, &mut s.gather);
+            self.kernel
+                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
+            for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
+                v.store(&mut dst[off..]);
+            }
+        }
+    }
+
+    /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number
+    /// of groups.
+    pub fn encode_groups(&self, data: &[u8], out: &mut [u8]) {
+        by_width!(self.encode_groups_b(data, out))
+    }
+
+    pub(super) fn encode_groups_b<const B: usize>(&self, data: &[u8], out: &mut [u8]) {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        debug_assert_eq!(data.len() / gd * gb, out.len());
+        let mut s = self.scratch::<B>();
+        self.encode_run(data, out, &mut s);
+    }
+
+    /// Encodes consecutive whole groups: through [`Kernel::encode_run`] when their rows are
+    /// one lane block and no single-word fast path applies, else group by group.
+    #[inline]
+    pub(super) fn encode_run<const B: usize>(
+        &self,
+        data: &[u8],
+        out: &mut [u8],
+        s: &mut Scratch<B>,
+    ) {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        if l.row_bytes == 8 * B && self.fast.is_none() {
+            let (par, scratch) = (&mut s.par, &mut s.kernel);
+            return self
+                .kernel
+                .encode_run::<B>(self.avx2, data, out, gd, gb, par, scratch);
+        }
+        for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+            self.encode_group(g, o, s);
+        }
+    }
+
+    /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
+    /// returns its CRC-32C.
+    pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
+        by_width!(self.encode_chunk_b(data, index, out))
+    }
+
+    pub(super) fn encode_chunk_b<const B: usize>(
+        &self,
+        data: &[u8],
+        index: u64,
+        out: &mut [u8],
+    ) -> u32 {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let groups = self.layout.groups_for(data.len());
+        debug_assert_eq!(out.len(), groups * gb);
+        let area = groups * gd;
+        let tail_len = self.layout.tail(data.len());
+        let direct = data.len().min(area - tail_len) / gd;
+        let mut s = self.scratch::<B>();
+        if groups == 1 && self.layout.row_bytes > 8 * B {
+            return self.encode_deep(data, index, out, &mut s);
+        }
+        // The groups of the chunk's three thirds side by side: three independent CRC chains
+        // over bytes the encoder has just brought into cache, joined at the end.
+        let third = direct / 3;
+        let cut = self.cuts();
+        let mut c = [0u32; 3];
+        if third > 0 {
+            let batch = self.batch();
+            if batch == 1 || self.fused.is_some() {
+                for i in 0..third {
+                    let at = [i, i + third, i + 2 * third];
+                    if let Some(fused) = self.fused {
+                        let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
+                        let [o0, o1, o2] = thirds(&mut out[i * gb..], third * gb, gb);
+                        let (d0, p0) = o0.split_at_mut(gd);
+                        let (d1, p1) = o1.split_at_mut(gd);
+                        let (d2, p2) = o2.split_at_mut(gd);
+                        if let Some((par, next)) =
+                            self.kernel.group64_crc3(fused, g, [d0, d1, d2], cut, c)
+                        {
+                            for (words, p) in par.iter().zip([p0, p1, p2]) {
+                                for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
+                                    dst.copy_from_slice(&w.to_le_bytes());
+                                }
+                            }
+                            c = next;
+                            continue;
+                        }
+                    }
+                    let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
+                    // A third of the CRC work before each group's kernel, so that the two
+                    // overlap in the processor (the CRC instructions use one port, the
+                    // kernel the others).
+                    for (q, (j, gj)) in at.into_iter().zip(g).enumerate() {
+                        let (a, b) = (cut[q], cut[q + 1]);
+                        c = crc::append3(self.sse42, c, &g[0][a..b], &g[1][a..b], &g[2][a..b]);
+                        self.encode_group(gj, &mut out[j * gb..(j + 1) * gb], &mut s);
+                    }
+                }
+            } else {
+                // Small groups: a batch of them from each third, then the CRC over the three
+                // batches (each contiguous), so that the calls are not per group.
+                for i in (0..third).step_by(batch) {
+                    let n = batch.min(third - i);
+                    for q in 0..3 {
+                        let j = q * third + i;
+                        let g = &data[j * gd..(j + n) * gd];
+                        self.encode_run(g, &mut out[j * gb..(j + n) * gb], &mut s);
+                    }
+                    let r = |q: usize| &data[(q * third + i) * gd..(q * third + i + n) * gd];
+                    c = crc::append3(self.sse42, c, r(0), r(1), r(2));
+                }
+            }
+        }
+        // The third chain goes on over the groups after the thirds and the partial group,
+        // unless the check blocks are pieces whose CRCs make the whole one.
+        let pieces = self.by_pieces(data.len(), area);
+        for j in 3 * third..direct {
+            let g = &data[j * gd..(j + 1) * gd];
+            self.encode_group(g, &mut out[j * gb..(j + 1) * gb], &mut s);
+            if !pieces {
+                c[2] = crc::append(c[2], g);
+            }
+        }
+        let rest = &data[direct * gd..];
+        if !pieces {
+            c[2] = crc::append(c[2], rest);
+        }
+        let (crcs, crc) = self.chunk_crc(pieces, c, third * gd, data, None);
+        let tail = if tail_len == TAIL {
+            tail_bytes(index, data.len(), crc).to_vec()
+        } else {
+            let crcs = crcs.unwrap_or_else(|| self.block_crcs(data, c, crc));
+            tail_bytes_v2(index, data.len(), &crcs)
+        };
+        // The partial group (the whole chunk when it is one group, as at deep interleaving):
+        // the rest of the data, then zeros, then the tail.
+        let region = area - direct * gd;
+        let out = &mut out[direct * gb..];
+        let rb = self.layout.row_bytes;
+        if rb > 8 * B || rb >= 512 {
+            // Rows span several lane blocks, or are 512 bytes or more (the last region is
+            // then the whole chunk): each group's data rows are written in place in the
+            // output, and its parity is taken from there (the payload is copied once).
+            for (g, o) in out.chunks_exact_mut(gb).enumerate() {
+                let (odata, opar) = o.split_at_mut(gd);
+                fill_region(odata, g * gd, rest, region - tail_len, &tail);
+                self.parity_of_rows([odata, &[]], opar, &mut s);
+            }
+        } else {
+            let mut last = vec![0u8; region];
+            fill_region(&mut last, 0, rest, region - tail_len, &tail);
+            for (g, o) in last.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+                self.encode_group(g, o, &mut s);
+            }
+        }
+        crc
+    }
+
+    /// Encodes a chunk that is one group of rows spanning several lane blocks (deep
+    /// interleaving) into `out`, and returns its CRC-32C.
+    ///
+    /// The payload is streamed to the data rows with each check block's CRC taken on the way
+    /// ([`Codec::copy_crc`]: one read of the payload, no read of the output, which the encoder
+    /// never reads back); the last partial row, the zeros and the tail are written in place;
+    /// the kernels then gather the payload's rows where they lie (in cache since the copy)
+    /// and the parity rows are streamed from a buffer.
+    pub(super) fn encode_deep<const B: usize>(
+        &self,
+        data: &[u8],
+        index: u64,
+        out: &mut [u8],
+        s: &mut Scratch<B>,
+    ) -> u32 {
+        let (gd, gb, rb) = (
+            self.layout.group_data,
+            self.layout.group_bytes,
+            self.layout.row_bytes,
+        );
+        let tail_len = self.layout.tail(data.len());
+        let (odata, opar) = out.split_at_mut(gd);
+        let b = Blocks::of(data.len(), gd);
+        let crcs: Vec<u32> = (0..b.count())
+            .map(|i| self.copy_crc(&mut odata[b.range(i)], &data[b.range(i)]))
+            .collect();
+        let crc = self.join_blocks(&b, &crcs);
+        let tail = if tail_len == TAIL {
+            tail_bytes(index, data.len(), crc).to_vec()
+        } else {
+            tail_bytes_v2(index, data.len(), &crcs)
+        };
+        let whole = data.len() / rb * rb;
+        let end = &mut odata[whole..];
+        fill_region(end, whole, data, gd - tail_len, &tail);
+        let mut par = vec![0u8; gb - gd];
+        self.parity_of_rows([&data[..whole], end], &mut par, s);
+        nt::copy(opar, &par);
+        crc
+    }
+}

@@ -1,0 +1,146 @@
+//! Per-group costs, the data in cache (the table in `docs/benchmarks.md`):
+//! `cargo test --release --lib micro_kernel -- --ignored --nocapture`.
+
+use super::*;
+use crate::stream::crc;
+
+/// Best of 40 runs of `f`, in nanoseconds per group of the `groups` it handles.
+fn best(groups: usize, mut f: impl FnMut()) -> f64 {
+    (0..40)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            f();
+            t.elapsed().as_nanos() as f64 / groups as f64
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Encoding 256 chunks with its input and its output each either in memory (a fresh
+/// chunk every time) or in cache (the same chunk over and over), against a memcpy of the
+/// 256 chunks timed just before: where the in-memory time goes.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn memory_decomposition() {
+    for spec in ["alien:9x9", "secded:72"] {
+        let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+        let codec = Codec::new(l.clone(), true);
+        let chunks = 256;
+        let data = crate::stream::bench::random_payload(chunks * l.chunk_size, 1);
+        let mut copy = vec![0u8; data.len()];
+        let mut enc = vec![0u8; chunks * l.chunk_bytes];
+        let mut ratios: [Vec<f64>; 4] = Default::default();
+        for _ in 0..7 {
+            let t = std::time::Instant::now();
+            copy.copy_from_slice(std::hint::black_box(&data));
+            let memcpy = t.elapsed().as_secs_f64();
+            for (r, (in_mem, out_mem)) in
+                ratios
+                    .iter_mut()
+                    .zip([(true, true), (true, false), (false, true), (false, false)])
+            {
+                let t = std::time::Instant::now();
+                for c in 0..chunks {
+                    let (ci, co) = (usize::from(in_mem) * c, usize::from(out_mem) * c);
+                    let input = &data[ci * l.chunk_size..(ci + 1) * l.chunk_size];
+                    let out = &mut enc[co * l.chunk_bytes..(co + 1) * l.chunk_bytes];
+                    codec.encode_chunk(std::hint::black_box(input), 0, out);
+                }
+                r.push(memcpy / t.elapsed().as_secs_f64());
+            }
+        }
+        let [a, b, c, d] = ratios.map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        });
+        println!(
+            "{spec} encode / memcpy (medians of 7): input and output in memory {a:.3}, \
+             input in memory {b:.3}, output in memory {c:.3}, both in cache {d:.3}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "a measurement, not a check"]
+fn micro_kernel() {
+    for spec in ["alien:9x9", "secded:72"] {
+        let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+        let codec = Codec::new(l.clone(), true);
+        // Two whole chunks (2 MiB): in the last-level cache.
+        let data = crate::stream::bench::random_payload(2 * l.chunk_size, 1);
+        let groups = 2 * l.chunk_groups;
+        let mut sink = 0u64;
+        let mut copy = vec![0u8; data.len()];
+        let memcpy = best(groups, || copy.copy_from_slice(std::hint::black_box(&data)));
+        let crc = best(groups, || {
+            sink ^= u64::from(crc32c::crc32c(std::hint::black_box(&data)))
+        });
+        let third = data.len() / 3;
+        let crc3 = best(groups, || {
+            let d = std::hint::black_box(&data);
+            let c = crc::append3(
+                codec.sse42,
+                [0; 3],
+                &d[..third],
+                &d[third..2 * third],
+                &d[2 * third..3 * third],
+            );
+            sink ^= u64::from(c[0]);
+        });
+        let mut par = vec![V::<1>::zero(); codec.r];
+        let mut scr = vec![V::<1>::zero(); codec.kernel.scratch_len()];
+        let mut odata = vec![0u8; l.group_data];
+        let portable = best(groups, || {
+            for g in data.chunks_exact(l.group_data) {
+                let g = std::hint::black_box(g);
+                codec
+                    .kernel
+                    .parity_copy::<1, true>(None, g, &mut odata, &mut par, &mut scr);
+                sink ^= par[0].0[0];
+            }
+        });
+        let mut words = vec![0u64; codec.r];
+        let f64 = codec.fast.expect("a fast kernel on this CPU");
+        let fast = best(groups, || {
+            for g in data.chunks_exact(l.group_data) {
+                let g = std::hint::black_box(g);
+                assert!(codec.kernel.group64::<true>(f64, g, &mut odata, &mut words));
+                sink ^= words[0];
+            }
+        });
+        let mut enc = vec![0u8; 2 * l.chunk_bytes];
+        let encode = best(groups, || {
+            for (c, o) in data
+                .chunks_exact(l.chunk_size)
+                .zip(enc.chunks_exact_mut(l.chunk_bytes))
+            {
+                sink ^= u64::from(codec.encode_chunk(std::hint::black_box(c), 0, o));
+            }
+        });
+        let mut dec = vec![0u8; 2 * l.chunk_groups * l.group_data];
+        let dec_chunks = |enc: &[u8], dec: &mut [u8]| {
+            let mut bad = 0;
+            // Every chunk was encoded as chunk 0.
+            for (c, o) in enc
+                .chunks_exact(l.chunk_bytes)
+                .zip(dec.chunks_exact_mut(l.chunk_groups * l.group_data))
+            {
+                bad += u64::from(!codec.decode_chunk(c, 0, l.chunk_size, o).ok);
+            }
+            bad
+        };
+        let decode = best(groups, || {
+            sink ^= dec_chunks(std::hint::black_box(&enc), &mut dec)
+        });
+        let mut noisy = enc.clone();
+        crate::stream::bench::apply_ber(&mut noisy, 1e-4, 3);
+        let decode_noisy = best(groups, || {
+            sink ^= dec_chunks(std::hint::black_box(&noisy), &mut dec)
+        });
+        std::hint::black_box((sink, &copy));
+        println!(
+            "{spec} ns/group: memcpy {memcpy:.1}, crc32c crate {crc:.1}, crc x3 {crc3:.1}, \
+             portable kernel+copy {portable:.1}, fast kernel+copy {fast:.1}, encode {encode:.1}, \
+             decode {decode:.1}, decode at BER 1e-4 {decode_noisy:.1}"
+        );
+    }
+}

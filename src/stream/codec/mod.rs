@@ -1,0 +1,225 @@
+//! The chunk coder, slice in and slice out: a code's kernels over the groups of a chunk, the
+//! CRC-32C of its check blocks taken on the way, and the verdict on a decoded chunk. The
+//! stream state machines ([`super::encode_core`], [`super::decode_core`], [`super::framed`])
+//! drive it chunk by chunk.
+//!
+//! - this file: the [`Codec`] (the code, its kernels and the evidence of the CPU's features,
+//!   taken once), the lane blocks of a row, and the pieces shared by both directions;
+//! - `encode`: groups and chunks encoded (the deep path streams its output);
+//! - `decode`: groups and chunks decoded, lanes corrected;
+//! - `crcs`: where the CRC-32C chains run and how they are joined;
+//! - `verdict`: a decoded chunk checked against its tail, and the ranges it reports.
+
+use super::crc::{Shift, Sse42, ZeroKey};
+use super::format::{CHECK_BLOCK, Layout};
+use super::nt;
+use crate::code;
+use crate::cpu::Avx2;
+use crate::slice::kernel::{Fast64, Fused64, Kernel, V};
+use crate::slice::locate::Locator;
+
+/// A code with its kernel and the row/position maps of the bit-sliced layout.
+#[derive(Debug)]
+pub struct Codec {
+    /// Sizes.
+    pub layout: Layout,
+    kernel: Kernel,
+    /// Parity rows, `n - k`.
+    r: usize,
+    /// The per-lane decisions for nonzero syndromes, shared with the simulator: the
+    /// single-error table (when decoding), else the code's decoder.
+    locator: Locator,
+    /// The CRC shifts a full chunk needs, prepared once ([`Codec::shift`]): over a third of
+    /// its payload groups and over the rest after two thirds (its three chains); over a
+    /// check block of [`CHECK_BLOCK`] bytes and over its last check block, for chunks whose
+    /// check blocks are pieces ([`Codec::chunk_crc`]); and over the chains of those two
+    /// pieces ([`nt::copy_crc3`]).
+    shifts: Vec<Shift>,
+    /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`]),
+    /// taken once here.
+    sse42: Option<Sse42>,
+    /// When the kernel has a single-word fast path ([`Kernel::group64`]) on this CPU and
+    /// rows are single words: the evidence, taken once here.
+    fast: Option<Fast64>,
+    /// When the kernel also takes the CRC of three groups at once
+    /// ([`Kernel::group64_crc3`]) at `D = 64`: the evidence, taken once here.
+    fused: Option<Fused64>,
+    /// When the CPU has AVX2: the evidence under which the generic group kernels (every
+    /// code, depth and block width without a hand-written path) run compiled for AVX2.
+    avx2: Option<Avx2>,
+    /// With `fused`: per data word `i` of a group, the key appending the bytes after it
+    /// (`8 (k - 1 - i)` zero bytes), to mend the CRC of a group the decoder fixed.
+    word_keys: Vec<ZeroKey>,
+}
+
+/// Scratch space of the group kernels.
+struct Scratch<const B: usize> {
+    /// Parity (or syndrome) rows of one lane block.
+    par: Vec<V<B>>,
+    /// The kernel's own scratch.
+    kernel: Vec<V<B>>,
+    /// One lane block's data rows when a row spans several blocks.
+    gather: Vec<u8>,
+    /// Parity rows of the single-word fast path.
+    words: Vec<u64>,
+}
+
+/// The `k` data rows of one lane block as contiguous rows of `8 B` bytes: the group payload
+/// itself when a row is one block, else gathered into `buf`. The rows are those of
+/// `data[0]` followed by those of `data[1]` (the deep encoder reads the payload's whole rows
+/// where they lie and the rest from a short buffer).
+#[inline]
+fn block_rows<'a, const B: usize>(
+    data: [&'a [u8]; 2],
+    k: usize,
+    rb: usize,
+    off: usize,
+    buf: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    if rb == 8 * B && data[1].is_empty() {
+        return &data[0][..k * rb];
+    }
+    // Copies of a constant `8 B` bytes, which compile to a few vector moves (a call to
+    // `memmove` per row cost more than the kernel).
+    buf.resize(k * 8 * B, 0);
+    let (a, b) = buf.split_at_mut(data[0].len() / rb * 8 * B);
+    gather::<B>(a, data[0], rb, off);
+    if !b.is_empty() {
+        gather::<B>(b, data[1], rb, off);
+    }
+    buf
+}
+
+/// Bytes `off..off + 8 B` of each row of `rows` (rows of `rb` bytes), one after the other
+/// into `dst`.
+#[inline(always)]
+fn gather<const B: usize>(dst: &mut [u8], rows: &[u8], rb: usize, off: usize) {
+    for (dst, row) in dst.chunks_exact_mut(8 * B).zip(rows.chunks_exact(rb)) {
+        dst.copy_from_slice(&row[off..off + 8 * B]);
+    }
+}
+
+/// The block width (in 64-bit words) used for a row of `words` words. A row of exactly 64
+/// words (`D = 4096`) is one block: the kernel then reads the group's rows in place, one
+/// after the other, with no gather into lane blocks and no second pass to copy the data
+/// rows (measured in docs/benchmarks.md, "D = 4096 rows as one block"). Wider blocks for the
+/// deeper depths would hold whole kilobyte rows in the kernel's accumulators.
+fn block_words(words: usize) -> usize {
+    if words == 64 {
+        return 64;
+    }
+    [8, 4, 2, 1]
+        .into_iter()
+        .find(|b| words.is_multiple_of(*b))
+        .expect("1 divides")
+}
+
+/// Calls `$codec.$f::<B>(args)` with `B` the lane block width of the layout's rows
+/// ([`block_words`]).
+macro_rules! by_width {
+    ($codec:ident . $f:ident ( $($a:expr),* )) => {{
+        let codec = $codec;
+        match $crate::stream::codec::block_words(codec.layout.row_bytes / 8) {
+            64 => codec.$f::<64>($($a),*),
+            8 => codec.$f::<8>($($a),*),
+            4 => codec.$f::<4>($($a),*),
+            2 => codec.$f::<2>($($a),*),
+            _ => codec.$f::<1>($($a),*),
+        }
+    }};
+}
+
+mod crcs;
+mod decode;
+mod encode;
+mod verdict;
+
+pub use decode::ChunkStats;
+pub use verdict::{ChunkCheck, push_range};
+
+impl Codec {
+    /// Builds the codec for a layout; `decoding` also builds the single-error table.
+    pub fn new(layout: Layout, decoding: bool) -> Codec {
+        let code = code::build(&layout.spec);
+        let kernel = Kernel::for_code(code.as_ref());
+        let n = code.n();
+        let k = code.k();
+        let locator = Locator::new(code.as_ref(), &kernel, decoding);
+        let third = layout.chunk_size / layout.group_data / 3 * layout.group_data;
+        let last_piece = layout.chunk_size - (layout.chunk_size - 1) / CHECK_BLOCK * CHECK_BLOCK;
+        let mut lens = vec![
+            third,
+            layout.chunk_size - 2 * third,
+            CHECK_BLOCK,
+            last_piece,
+        ];
+        for piece in [CHECK_BLOCK, last_piece] {
+            let t = nt::chain(piece);
+            lens.extend([t, piece - 2 * t]);
+        }
+        lens.sort_unstable();
+        lens.dedup();
+        let shifts = lens.into_iter().map(Shift::new).collect();
+        let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
+        let mut codec = Codec {
+            sse42: Sse42::detect(),
+            avx2: Avx2::detect(),
+            fast,
+            fused: kernel.fused64().filter(|_| fast.is_some()),
+            word_keys: Vec::new(),
+            shifts,
+            layout,
+            kernel,
+            r: n - k,
+            locator,
+        };
+        if decoding && codec.fused.is_some() {
+            let k = codec.layout.k;
+            codec.word_keys = (0..k).map(|i| ZeroKey::new(8 * (k - 1 - i))).collect();
+        }
+        codec
+    }
+
+    /// Scratch space for the group kernels of lane blocks of `B` words.
+    fn scratch<const B: usize>(&self) -> Scratch<B> {
+        Scratch {
+            par: vec![V::<B>::zero(); self.r],
+            kernel: vec![V::<B>::zero(); self.kernel.scratch_len()],
+            gather: Vec::new(),
+            words: vec![0; self.r],
+        }
+    }
+}
+
+/// Writes bytes `from..from + dst.len()` of a chunk's last region into `dst`: the region is
+/// `rest` (the payload after the whole groups), zeros up to `at`, then `tail`.
+fn fill_region(dst: &mut [u8], from: usize, rest: &[u8], at: usize, tail: &[u8]) {
+    let to = from + dst.len();
+    let clip = |a: usize, b: usize| a.clamp(from, to)..b.clamp(from, to);
+    let (r, z, t) = (
+        clip(0, rest.len()),
+        clip(rest.len(), at),
+        clip(at, at + tail.len()),
+    );
+    // Empty pieces are skipped: their clipped bounds may lie past the source.
+    if !r.is_empty() {
+        dst[r.start - from..r.end - from].copy_from_slice(&rest[r]);
+    }
+    dst[z.start - from..z.end - from].fill(0);
+    if !t.is_empty() {
+        dst[t.start - from..t.end - from].copy_from_slice(&tail[t.start - at..t.end - at]);
+    }
+}
+
+/// The three pieces of `len` bytes at `0`, `step` and `2 step` of `buf`.
+fn thirds(buf: &mut [u8], step: usize, len: usize) -> [&mut [u8]; 3] {
+    let (a, rest) = buf.split_at_mut(step);
+    let (b, c) = rest.split_at_mut(step);
+    [&mut a[..len], &mut b[..len], &mut c[..len]]
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod micro;

@@ -1,0 +1,377 @@
+//! The fast paths against the portable one and the per-codeword reference.
+
+use super::*;
+use crate::code::Spec;
+use crate::stream::format::{Blocks, tail_bytes_v2};
+use crate::stream::naive;
+use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+
+/// A small spec of any family, with every alien shape.
+#[derive(Clone, Debug)]
+struct AnySpec(Spec);
+
+impl Arbitrary for AnySpec {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let pick = |g: &mut Gen, lo: usize, hi: usize| lo + usize::arbitrary(g) % (hi - lo + 1);
+        let spec = match u8::arbitrary(g) % 6 {
+            0 | 1 => Spec::Alien {
+                rows: pick(g, 1, 12),
+                cols: pick(g, 1, 12),
+            },
+            2 => Spec::Secded(pick(g, 4, 140)),
+            3 => Spec::Hamming(pick(g, 3, 140)),
+            4 => Spec::Repetition(pick(g, 1, 9)),
+            _ => Spec::Parity(pick(g, 2, 40)),
+        };
+        AnySpec(spec)
+    }
+}
+
+fn layout(spec: &Spec, d: usize) -> Layout {
+    Layout::new(spec, d, 0).unwrap()
+}
+
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    use rand::{RngCore, SeedableRng};
+    let mut v = vec![0u8; len];
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut v);
+    v
+}
+
+const DEPTHS: [usize; 8] = [64, 128, 192, 512, 1024, 4096, 8192, 12288];
+
+/// Every fast path (the kernels that take the CRC themselves three groups at a time,
+/// the single-word AVX2 kernels, the generic kernels compiled for AVX2, the SSE4.2 CRC)
+/// gives the same encoded bytes, CRCs, decoded bytes and reports as the portable
+/// group-by-group path, for codes with and without hand-written kernels and at depths
+/// with one and several lane blocks per row, on clean chunks, at bit error rates up to
+/// far past what the code corrects, and over garbage.
+#[test]
+fn fast_paths_match_the_portable_one() {
+    let mut fused_seen = 0;
+    for (spec, depth) in [
+        ("secded:72", 64),
+        ("alien:9x9", 64),
+        ("alien:5x5", 512),
+        ("secded:39", 1024),
+        ("alien:4x5", 4096),
+        ("alien:9x9", 4096),
+        ("secded:72", 4096),
+        ("hamming:15", 128),
+    ] {
+        let code = spec.parse().unwrap();
+        let spec = format!("{spec} D={depth}");
+        // Chunks of several groups, so that the three CRC chains are exercised at every
+        // depth (the default chunk of the deep layouts is one group).
+        let mut l = layout(&code, depth);
+        if l.chunk_size < 9 * l.group_data {
+            l = Layout::new(&code, depth, 9 * l.group_data).unwrap();
+        }
+        let fused = Codec::new(l.clone(), true);
+        let mut plain = Codec::new(l.clone(), true);
+        plain.fused = None;
+        plain.fast = None;
+        plain.sse42 = None;
+        plain.avx2 = None;
+        fused_seen += usize::from(fused.fused.is_some());
+        let cs = l.chunk_size;
+        for (n, len) in [
+            cs,
+            cs - 1,
+            cs - 7 * l.group_data - 3,
+            3 * l.group_data + 5,
+            100,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let data = bytes(n as u64, len);
+            let size = l.groups_for(len) * l.group_bytes;
+            let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
+            let crc = fused.encode_chunk(&data, 9, &mut a);
+            assert_eq!(crc, plain.encode_chunk(&data, 9, &mut b), "{spec} {len}");
+            assert_eq!(crc, crc32c::crc32c(&data), "{spec} {len}");
+            assert!(a == b, "{spec} {len}: encoded bytes differ");
+            for (m, ber) in [0.0, 1e-4, 3e-3, 3e-2].into_iter().enumerate() {
+                let mut enc = a.clone();
+                crate::stream::bench::apply_ber(&mut enc, ber, (10 * n + m) as u64);
+                if m == 3 {
+                    let g = size / 3;
+                    enc[g..(g + 5000).min(size)].fill(0x5A);
+                }
+                let out_len = l.groups_for(len) * l.group_data;
+                let (mut x, mut y) = (vec![0u8; out_len], vec![0u8; out_len]);
+                let cx = fused.decode_chunk(&enc, 9, len, &mut x);
+                let cy = plain.decode_chunk(&enc, 9, len, &mut y);
+                let what = format!("{spec} {len} BER {ber}");
+                assert!(x == y, "{what}: decoded bytes differ");
+                assert_eq!(
+                    (cx.crc, cx.ok, cx.tail_ok),
+                    (cy.crc, cy.ok, cy.tail_ok),
+                    "{what}"
+                );
+                assert_eq!(cx.ranges, cy.ranges, "{what}");
+                let st = |c: &ChunkCheck| {
+                    let s = &c.stats;
+                    (
+                        s.codewords,
+                        s.corrected_bits,
+                        s.uncorrectable,
+                        s.bad_lanes.clone(),
+                    )
+                };
+                assert_eq!(st(&cx), st(&cy), "{what}");
+                assert_eq!(cx.crc, crc32c::crc32c(&x[..len]), "{what}");
+                if ber == 0.0 {
+                    assert!(cx.ok && x[..len] == data[..], "{what}");
+                } else if len > 100_000 && depth == 64 {
+                    assert!(cx.stats.corrected_bits > 0, "{what}");
+                }
+            }
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::features().avx2 && crate::cpu::features().sse42 {
+        assert_eq!(fused_seen, 2, "both fused kernels exercised");
+    }
+    let _ = fused_seen;
+}
+
+#[test]
+fn fill_region_writes_any_window_of_the_region() {
+    let (rest, tail) = ((1..=7).collect::<Vec<u8>>(), [0xA0, 0xA1, 0xA2]);
+    for at in 7..12 {
+        let mut region = rest.clone();
+        region.resize(at, 0);
+        region.extend_from_slice(&tail);
+        for from in 0..region.len() {
+            for len in 0..=region.len() - from {
+                let mut dst = vec![0xEE; len];
+                fill_region(&mut dst, from, &rest, at, &tail);
+                assert_eq!(
+                    dst,
+                    region[from..from + len],
+                    "at {at} from {from} len {len}"
+                );
+            }
+        }
+    }
+}
+
+/// Deep interleaving with the default chunk (one group, check blocks in pieces): the
+/// payload written in place in the output, its parity taken from there, the chunk CRC
+/// joined from the pieces' CRCs. Encoded bytes equal the per-codeword reference over the
+/// payload, zeros and a tail built from the `crc32c` crate's CRCs; decoding damaged
+/// chunks equals the reference decoder, and the CRCs are the crate's.
+#[test]
+fn deep_chunks_match_the_reference() {
+    for (spec, depth) in [
+        ("alien:9x9", 32768),
+        ("secded:72", 8192),
+        ("hamming:31", 12288),
+        ("alien:4x5", 65536),
+        ("alien:5x4", 8192),
+        ("alien:4x4", 8192),
+        ("parity:9", 16384),
+    ] {
+        let code: Spec = spec.parse().unwrap();
+        let l = layout(&code, depth);
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        let codec = Codec::new(l.clone(), true);
+        let reference = code::build(&code);
+        let lens = [l.chunk_size, l.chunk_size - 4093, 70_000, 5000, 1];
+        for (n, len) in lens.into_iter().filter(|&n| n <= l.chunk_size).enumerate() {
+            let what = format!("{spec} D={depth} len {len}");
+            let data = bytes(n as u64, len);
+            let groups = l.groups_for(len);
+            let mut enc = vec![0u8; groups * gb];
+            assert_eq!(
+                codec.encode_chunk(&data, 3, &mut enc),
+                crc32c::crc32c(&data)
+            );
+            let crcs = Blocks::of(len, gd).crcs(&data);
+            let tail = tail_bytes_v2(3, len, &crcs);
+            let mut area = data.clone();
+            area.resize(groups * gd - tail.len(), 0);
+            area.extend_from_slice(&tail);
+            let naive: Vec<u8> = area
+                .chunks(gd)
+                .flat_map(|g| naive::encode_group(reference.as_ref(), depth, g))
+                .collect();
+            assert!(enc == naive, "{what}: encoded bytes differ");
+            // Errors in every lane block, and errors only past the first lane block (the
+            // deep decoder has then streamed the rows out before it meets them).
+            let half = l.interleave / 2;
+            for (errors, from) in [(0, 0), (1, 0), (3, 0), (1, half), (3, half)] {
+                let mut bad = enc.clone();
+                for g in 0..groups {
+                    let seed = n as u64 ^ 9 ^ from as u64;
+                    damage_from(&mut bad[g * gb..(g + 1) * gb], &l, seed, errors, from);
+                }
+                let mut out = vec![0u8; groups * gd];
+                let check = codec.decode_chunk(&bad, 3, len, &mut out);
+                let want: Vec<u8> = bad
+                    .chunks(gb)
+                    .flat_map(|g| naive::decode_group(reference.as_ref(), depth, g).data)
+                    .collect();
+                assert!(out == want, "{what}, {errors} errors: decoded bytes differ");
+                let mut exact = vec![0u8; len];
+                // A scratch buffer left dirty by an earlier chunk changes nothing.
+                let mut scratch = vec![0xa5; l.area_for(len)];
+                let part = codec.decode_chunk_exact(&bad, 3, len, &mut exact, &mut scratch);
+                assert!(
+                    exact[..] == want[..len],
+                    "{what}, {errors} errors: exact differs"
+                );
+                assert_eq!((part.ok, part.crc), (check.ok, check.crc), "{what}");
+                assert_eq!(check.crc, crc32c::crc32c(&out[..len]), "{what}");
+                // Never silently wrong; clean chunks verify.
+                let clean = out[..len] == data[..];
+                assert!(clean || !check.ok, "{what}, {errors} errors: wrong and ok");
+                assert!(check.ok || errors > 0, "{what}: a clean chunk fails");
+                // A chunk whose area (payload and tail) is repaired verifies.
+                assert!(
+                    check.ok || want != area,
+                    "{what}, {errors} errors: repaired, failed"
+                );
+            }
+        }
+    }
+}
+
+fn encode_matches(spec: AnySpec, seed: u64, depth: u8, groups: u8) -> TestResult {
+    let d = DEPTHS[depth as usize % DEPTHS.len()];
+    let l = layout(&spec.0, d);
+    let codec = Codec::new(l.clone(), false);
+    let groups = 1 + groups as usize % 3;
+    let data = bytes(seed, groups * l.group_data);
+    let mut fast = vec![0u8; groups * l.group_bytes];
+    codec.encode_groups(&data, &mut fast);
+    let code = code::build(&spec.0);
+    let naive: Vec<u8> = data
+        .chunks(l.group_data)
+        .flat_map(|g| naive::encode_group(code.as_ref(), d, g))
+        .collect();
+    TestResult::from_bool(fast == naive)
+}
+
+#[test]
+fn bit_sliced_encoding_matches_the_per_codeword_reference() {
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(encode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+}
+
+#[test]
+fn every_family_and_shape_encodes_like_the_reference() {
+    let mut specs: Vec<Spec> = Vec::new();
+    for m in 1..=8 {
+        for n in 1..=8 {
+            specs.push(Spec::Alien { rows: m, cols: n });
+        }
+    }
+    specs.extend((4..=80).map(Spec::Secded));
+    specs.extend((3..=80).map(Spec::Hamming));
+    specs.extend((1..=5).map(Spec::Repetition));
+    specs.extend((2..=9).map(Spec::Parity));
+    // Grids wider than the fixed widths (18 or more columns), and Hamming codes of more
+    // than 256 grid rows (check rows past the kernel's fixed array).
+    for (m, n) in [(3, 19), (4, 21), (5, 20), (2, 37)] {
+        specs.push(Spec::Alien { rows: m, cols: n });
+    }
+    specs.extend([Spec::Hamming(2100), Spec::Secded(4500)]);
+    for (i, spec) in specs.into_iter().enumerate() {
+        assert!(
+            !encode_matches(AnySpec(spec), i as u64, i as u8, 0).is_failure(),
+            "{spec}"
+        );
+    }
+}
+
+/// Flips `errors[lane]` random bits of each lane of one group.
+fn damage(enc: &mut [u8], l: &Layout, seed: u64, max_errors: usize) {
+    damage_from(enc, l, seed, max_errors, 0);
+}
+
+/// Up to `max_errors` flipped bits in each lane of a group from lane `from` on.
+fn damage_from(enc: &mut [u8], l: &Layout, seed: u64, max_errors: usize, from: usize) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for lane in from..l.interleave {
+        let e = rng.gen_range(0..=max_errors);
+        for _ in 0..e {
+            let row = rng.gen_range(0..l.n);
+            enc[row * l.row_bytes + lane / 8] ^= 1 << (lane % 8);
+        }
+    }
+}
+
+fn decode_matches(spec: AnySpec, seed: u64, depth: u8, max_errors: u8) -> TestResult {
+    let d = DEPTHS[depth as usize % DEPTHS.len()];
+    let l = layout(&spec.0, d);
+    let codec = Codec::new(l.clone(), true);
+    let data = bytes(seed, l.group_data);
+    let mut enc = vec![0u8; l.group_bytes];
+    codec.encode_groups(&data, &mut enc);
+    damage(&mut enc, &l, seed ^ 1, max_errors as usize % 4);
+    let mut out = vec![0u8; l.group_data];
+    let mut stats = ChunkStats::default();
+    codec.decode_groups(&enc, &mut out, &mut stats);
+    let code = code::build(&spec.0);
+    let reference = naive::decode_group(code.as_ref(), d, &enc);
+    let lanes: Vec<usize> = stats
+        .bad_lanes
+        .iter()
+        .flat_map(|(_, mask)| (0..d).filter(move |&lane| mask[lane / 64] >> (lane % 64) & 1 == 1))
+        .collect();
+    TestResult::from_bool(
+        out == reference.data
+            && stats.corrected_bits == reference.corrected_bits
+            && stats.uncorrectable == reference.uncorrectable.len() as u64
+            && lanes == reference.uncorrectable
+            && stats.codewords == d as u64,
+    )
+}
+
+#[test]
+fn bit_sliced_decoding_matches_the_per_codeword_reference() {
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(decode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+}
+
+/// A chunk decoded into exactly its payload's place (the threaded decoder's way at the end
+/// of a run) gives the bytes and the verdict of a chunk decoded into its whole area, with
+/// damage, with a tail that names another chunk, at any length.
+fn exact_matches(spec: AnySpec, seed: u64, depth: u8, max_errors: u8) -> TestResult {
+    let d = DEPTHS[depth as usize % DEPTHS.len()];
+    let l = layout(&spec.0, d);
+    let len = 1 + (seed as usize >> 8) % l.chunk_size.min(3 * l.group_data + 100);
+    let codec = Codec::new(l.clone(), true);
+    let data = bytes(seed, len);
+    let mut enc = vec![0u8; l.groups_for(len) * l.group_bytes];
+    codec.encode_chunk(&data, 7, &mut enc);
+    let last = enc.len() - l.group_bytes;
+    damage(
+        &mut enc[..l.group_bytes],
+        &l,
+        seed ^ 1,
+        max_errors as usize % 4,
+    );
+    damage(&mut enc[last..], &l, seed ^ 2, max_errors as usize % 4);
+    let index = if seed.is_multiple_of(5) { 8 } else { 7 };
+    let mut area = vec![0u8; l.area_for(len)];
+    let whole = codec.decode_chunk(&enc, index, len, &mut area);
+    let mut exact = vec![0u8; len];
+    // A scratch buffer that an earlier chunk left dirty (and longer) changes nothing.
+    let mut scratch = vec![0x5a; l.area_for(len) + 7];
+    let part = codec.decode_chunk_exact(&enc, index, len, &mut exact, &mut scratch);
+    TestResult::from_bool(area[..len] == exact[..] && format!("{whole:?}") == format!("{part:?}"))
+}
+
+#[test]
+fn exact_decoding_matches_decoding_into_the_area() {
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(exact_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
+}

@@ -1,0 +1,275 @@
+//! The stream encoder's state machine, slice in and slice out: header, chunks (with their
+//! frames and, in version 2, the recovery chunks of each stripe), end. The one-shot
+//! functions and [`super::Encoder`] are thin layers over it.
+
+use super::buf::Buf;
+use super::codec::Codec;
+use super::crc::Shift;
+use super::format::{
+    self, BLOCK, Layout, StreamInfo, Trailer, VERSION_1, header_block, region_bytes, trailer_block,
+};
+use super::frame::{FRAME, Frame, Kind, StripeShape};
+use super::parallel::{self, Workers};
+use super::stripe::{Plan, StripeEncoder, shard_bytes};
+use crate::error::Result;
+
+/// Encoder state: header, chunks (with their frames and recovery chunks in version 2), end.
+#[derive(Debug)]
+pub struct EncodeCore {
+    codec: Codec,
+    /// Appends a full chunk's length of zeros to a CRC.
+    full: Shift,
+    header: [u8; BLOCK],
+    info: StreamInfo,
+    plan: Option<Plan>,
+    stripes: Option<StripeEncoder>,
+    meta: Option<Vec<u8>>,
+    /// A recovery shard padded to whole groups.
+    shard: Vec<u8>,
+    index: u64,
+    total: u64,
+    crc: u32,
+    /// The threads that encode a batch of chunks.
+    workers: Workers,
+}
+
+impl EncodeCore {
+    /// A core for a layout (already checked), the stream's id, its recovery plan (version 2
+    /// only) and its metadata body.
+    pub fn new(
+        layout: Layout,
+        stream_id: u64,
+        plan: Option<Plan>,
+        meta: Option<Vec<u8>>,
+    ) -> Result<EncodeCore> {
+        let info = StreamInfo {
+            stream_id,
+            stripe: plan.map_or(0, |p| p.stripe as u32),
+            recovery: plan.map_or(0, |p| p.recovery as u32),
+        };
+        let header = header_block(&layout, &info);
+        let stripes = match plan {
+            Some(p) => Some(StripeEncoder::new(p, layout.chunk_size)?),
+            None => None,
+        };
+        Ok(EncodeCore {
+            full: Shift::new(layout.chunk_size),
+            codec: Codec::new(layout, false),
+            header,
+            info,
+            plan,
+            stripes,
+            meta,
+            shard: Vec::new(),
+            index: 0,
+            total: 0,
+            crc: 0,
+            workers: Workers::default(),
+        })
+    }
+
+    /// Encodes on `threads` threads (`0`: every core); the stream is the same for any
+    /// count.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.workers = Workers::new(threads);
+    }
+
+    /// Chunks encoded in one batch ([`parallel::CHUNKS_PER_THREAD`] per thread, at most
+    /// [`parallel::MAX_BATCH_BYTES`] of encoded chunks).
+    pub fn batch(&self) -> usize {
+        self.workers.batch_of(self.codec.layout.chunk_bytes + FRAME)
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.codec.layout
+    }
+
+    fn v1(&self) -> bool {
+        self.codec.layout.version == VERSION_1
+    }
+
+    fn frame(&self, kind: Kind) -> Frame {
+        Frame::new(kind, &self.codec.layout, self.plan, self.info.stream_id)
+    }
+
+    /// Appends the header region (and, in version 2, the metadata frame).
+    pub fn start(&self, out: &mut Buf) {
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&self.header, self.codec.layout.slot, &mut region);
+        out.extend(&region);
+        if let (false, Some(meta)) = (self.v1(), &self.meta) {
+            let mut f = self.frame(Kind::Meta);
+            f.length = meta.len() as u64;
+            f.check = crc32c::crc32c(meta);
+            out.extend(&f.to_bytes());
+            out.extend(meta);
+        }
+    }
+
+    /// Appends one chunk (`1..=chunk_size` bytes), and a stripe's recovery chunks when it
+    /// completes one.
+    pub fn chunk(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
+        debug_assert!(!data.is_empty() && data.len() <= self.codec.layout.chunk_size);
+        self.chunks(data, out)
+    }
+
+    /// Appends consecutive chunks: `data` is whole chunks, the last one possibly shorter (a
+    /// stream's last chunk). A batch of [`EncodeCore::batch`] chunks of one stripe at a time
+    /// is encoded (the chunks split into runs, [`Workers::parts`] of them) and then added to
+    /// the recovery coder together (its shards split into as many byte ranges), while they are
+    /// still in cache, so that its accumulators are read and written once per batch.
+    pub fn chunks(&mut self, data: &[u8], out: &mut Buf) -> Result<()> {
+        let cs = self.codec.layout.chunk_size;
+        let mut rest = data;
+        while !rest.is_empty() {
+            let room = match (&self.stripes, self.plan) {
+                (Some(st), Some(p)) => p.stripe - st.added(),
+                _ => usize::MAX,
+            };
+            let n = rest.len().div_ceil(cs).min(self.batch()).min(room);
+            let (batch, after) = rest.split_at((n * cs).min(rest.len()));
+            let chunks: Vec<&[u8]> = batch.chunks(cs).collect();
+            self.encode_batch(&chunks, out);
+            if let Some(st) = &mut self.stripes {
+                st.add_many_on(&chunks, &self.workers)?;
+                if st.full() {
+                    self.recovery_chunks(out)?;
+                }
+            }
+            rest = after;
+        }
+        Ok(())
+    }
+
+    /// Appends consecutive data chunks, each with its frame (version 2) and groups: the
+    /// chunks are coded in runs ([`Workers::parts`]), each into its own part of `out`; their CRCs
+    /// are then joined into the stream's in order.
+    fn encode_batch(&mut self, chunks: &[&[u8]], out: &mut Buf) {
+        let l = &self.codec.layout;
+        let frame = (!self.v1()).then(|| self.frame(Kind::Data));
+        let head = if frame.is_some() { FRAME } else { 0 };
+        let sizes: Vec<usize> = chunks
+            .iter()
+            .map(|c| head + l.groups_for(c.len()) * l.group_bytes)
+            .collect();
+        let mut dst = out.grow(sizes.iter().sum());
+        let mut jobs = Vec::new();
+        for run in parallel::runs(chunks.len(), self.workers.parts()) {
+            let (mine, after) = dst.split_at_mut(sizes[run.clone()].iter().sum());
+            dst = after;
+            let (codec, first) = (&self.codec, self.index + run.start as u64);
+            let (data, sizes) = (&chunks[run.clone()], &sizes[run]);
+            jobs.push(move || encode_run(codec, frame, first, data, sizes, mine));
+        }
+        let crcs = self.workers.run(jobs);
+        for (c, crc) in chunks.iter().zip(crcs.into_iter().flatten()) {
+            self.crc = self.full.combine_len(self.crc, crc, c.len());
+            self.index += 1;
+            self.total += c.len() as u64;
+        }
+    }
+
+    /// Appends the recovery chunks of the stripe that has just ended.
+    fn recovery_chunks(&mut self, out: &mut Buf) -> Result<()> {
+        let Some(st) = &mut self.stripes else {
+            return Ok(());
+        };
+        let data = st.added();
+        let stripe = (self.index - data as u64) / self.plan.map_or(1, |p| p.stripe as u64);
+        let count = self.plan.map_or(0, |p| p.recovery_for(data));
+        let mut f = Frame::new(
+            Kind::Recovery,
+            &self.codec.layout,
+            self.plan,
+            self.info.stream_id,
+        );
+        f.index = stripe;
+        let (codec, shard) = (&self.codec, &mut self.shard);
+        st.finish(|number, s| {
+            f.length = StripeShape {
+                data: data as u16,
+                recovery: count as u16,
+                number: number as u16,
+            }
+            .pack();
+            f.check = crc32c::crc32c(s);
+            out.extend(&f.to_bytes());
+            let l = &codec.layout;
+            let groups = recovery_groups(l);
+            shard.clear();
+            shard.extend_from_slice(s);
+            shard.resize(groups * l.group_data, 0);
+            codec.encode_groups(shard, out.grow(groups * l.group_bytes));
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    /// Appends the last stripe's recovery chunks and the end (version 2: three copies of the
+    /// end frame; version 1: the trailer region).
+    pub fn finish(&mut self, out: &mut Buf) -> Result<()> {
+        let slot = self.codec.layout.slot;
+        let block = if self.v1() {
+            let t = Trailer {
+                total_len: self.total,
+                chunks: self.index,
+                crc: self.crc,
+            };
+            trailer_block(&t, format::block_crc(&self.header))
+        } else {
+            // Copy 0 goes before the last stripe's recovery chunks, copies 1 and 2 after
+            // them, so that no single sector holds all three when there are some.
+            let mut f = self.frame(Kind::End);
+            f.index = self.index;
+            f.length = self.total;
+            f.check = self.crc;
+            for copy in 0..3 {
+                f.copy = copy;
+                out.extend(&f.to_bytes());
+                out.grow(slot - BLOCK).fill(0);
+                if copy == 0 {
+                    self.recovery_chunks(out)?;
+                }
+            }
+            return Ok(());
+        };
+        let mut region = Vec::with_capacity(self.codec.layout.region());
+        region_bytes(&block, slot, &mut region);
+        out.extend(&region);
+        Ok(())
+    }
+}
+
+/// Encodes consecutive chunks numbered from `first` into `out`, each taking its `sizes`
+/// bytes: its frame (when `frame` is the stream's data frame) and its groups. Returns the
+/// chunks' CRC-32Cs.
+fn encode_run(
+    codec: &Codec,
+    frame: Option<Frame>,
+    first: u64,
+    chunks: &[&[u8]],
+    sizes: &[usize],
+    mut out: &mut [u8],
+) -> Vec<u32> {
+    let mut crcs = Vec::with_capacity(chunks.len());
+    for (j, (data, &size)) in chunks.iter().zip(sizes).enumerate() {
+        let index = first + j as u64;
+        let (mut dst, after) = std::mem::take(&mut out).split_at_mut(size);
+        out = after;
+        if let Some(mut f) = frame {
+            f.index = index;
+            f.length = data.len() as u64;
+            let (head, body) = dst.split_at_mut(FRAME);
+            head.copy_from_slice(&f.to_bytes());
+            dst = body;
+        }
+        crcs.push(codec.encode_chunk(data, index, dst));
+    }
+    crcs
+}
+
+/// Groups that hold one recovery shard.
+pub fn recovery_groups(l: &Layout) -> usize {
+    shard_bytes(l.chunk_size).div_ceil(l.group_data)
+}
