@@ -51,9 +51,9 @@ use format::Layout;
 use source::SliceSource;
 use stripe::Plan;
 
-/// The recovery percentage `tilecode encode` uses unless told otherwise: with stripes of 124
-/// data chunks it gives 3 recovery chunks a stripe (2.4 % of the payload), enough for a lost
-/// 4 KiB sector or a cut or insertion of up to 4 KiB anywhere (docs/format.md).
+/// The recovery percentage `tilecode encode` uses unless told otherwise: stripes of 100 data
+/// chunks and 2 recovery chunks ([`stripe::Plan::for_percent`]), enough for a lost 4 KiB
+/// sector or a cut or insertion of up to 4 KiB anywhere (docs/format.md).
 pub const DEFAULT_RECOVERY: f64 = 2.0;
 
 /// Below this many default chunks of input, [`Options::for_input_len`] makes chunks smaller.
