@@ -1,0 +1,598 @@
+//! AVX2 group kernels for single-word rows (`D = 64`): a grid row of eight words is two
+//! 256-bit registers, the eight column parities two accumulators, and four row parities come
+//! out of one transposing reduction; the copy of the data rows is stored from the same
+//! registers. Tested against the portable kernels (`fast_kernels_match_the_portable_ones`)
+//! and, through the codec, against `BlockCode`.
+
+use super::{Plans, RowPlan};
+use std::arch::x86_64::*;
+
+/// The XOR of the four 64-bit lanes of each of `a[0..4]`, as one register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn reduce4(a: [__m256i; 4]) -> __m256i {
+    let t01 = _mm256_xor_si256(
+        _mm256_unpacklo_epi64(a[0], a[1]),
+        _mm256_unpackhi_epi64(a[0], a[1]),
+    );
+    let t23 = _mm256_xor_si256(
+        _mm256_unpacklo_epi64(a[2], a[3]),
+        _mm256_unpackhi_epi64(a[2], a[3]),
+    );
+    _mm256_xor_si256(
+        _mm256_permute2x128_si256(t01, t23, 0x20),
+        _mm256_permute2x128_si256(t01, t23, 0x31),
+    )
+}
+
+/// The XOR of the four lanes of `a`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn reduce1(a: __m256i) -> u64 {
+    let f = _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    (_mm_cvtsi128_si64(f) ^ _mm_extract_epi64(f, 1)) as u64
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lanes(v: __m256i) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    // SAFETY: `out` is 32 bytes; unaligned store.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) };
+    out
+}
+
+#[inline]
+fn word(bytes: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+}
+
+/// A grid of `rows` rows of eight words at the start of `src`: copies it to `copy` when
+/// `COPY`, writes the row parities to `r[..rows]` and returns the column parities.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn grid8<const COPY: bool>(src: &[u8], copy: &mut [u8], rows: usize, r: &mut [u64]) -> [u64; 8] {
+    assert!(src.len() >= rows * 64 && r.len() >= rows);
+    if COPY {
+        assert!(copy.len() >= rows * 64);
+    }
+    let s = src.as_ptr().cast::<__m256i>();
+    let d = copy.as_mut_ptr().cast::<__m256i>();
+    let mut c0 = _mm256_setzero_si256();
+    let mut c1 = _mm256_setzero_si256();
+    let mut row = |i: usize| {
+        // SAFETY: row `i < rows` lies within `src` (and `copy` when copying), checked
+        // above; unaligned loads and stores.
+        unsafe {
+            let x0 = _mm256_loadu_si256(s.add(2 * i));
+            let x1 = _mm256_loadu_si256(s.add(2 * i + 1));
+            if COPY {
+                _mm256_storeu_si256(d.add(2 * i), x0);
+                _mm256_storeu_si256(d.add(2 * i + 1), x1);
+            }
+            c0 = _mm256_xor_si256(c0, x0);
+            c1 = _mm256_xor_si256(c1, x1);
+            _mm256_xor_si256(x0, x1)
+        }
+    };
+    let mut i = 0;
+    while i + 4 <= rows {
+        let a = [row(i), row(i + 1), row(i + 2), row(i + 3)];
+        r[i..i + 4].copy_from_slice(&lanes(reduce4(a)));
+        i += 4;
+    }
+    while i < rows {
+        r[i] = reduce1(row(i));
+        i += 1;
+    }
+    let (lo, hi) = (lanes(c0), lanes(c1));
+    [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+}
+
+/// `Kernel::AlienOddOdd { m, n: 9 }`: `par` is the top row (column parities + p + b),
+/// then the left column (row parities + p + b).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn alien_odd_odd8<const COPY: bool>(
+    src: &[u8],
+    copy: &mut [u8],
+    m: usize,
+    par: &mut [u64],
+) {
+    let rows = m - 1;
+    assert!(par.len() >= 8 + rows && src.len() >= rows * 64 + 8);
+    let (top, left) = par.split_at_mut(8);
+    let c = grid8::<COPY>(src, copy, rows, left);
+    let b = word(src, rows * 8);
+    if COPY {
+        copy[rows * 64..rows * 64 + 8].copy_from_slice(&b.to_le_bytes());
+    }
+    let pb = left[..rows].iter().fold(b, |a, &x| a ^ x);
+    for (t, cj) in top.iter_mut().zip(c) {
+        *t = cj ^ pb;
+    }
+    for l in &mut left[..rows] {
+        *l ^= pb;
+    }
+}
+
+/// `Kernel::AlienEvenOdd { m, n: 9 }`: `par[i - 1]` is `r_i + r_0 + b`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn alien_even_odd8<const COPY: bool>(
+    src: &[u8],
+    copy: &mut [u8],
+    m: usize,
+    par: &mut [u64],
+) {
+    assert!((2..=64).contains(&m) && par.len() >= m - 1 && src.len() >= m * 64 + 8);
+    let mut r = [0u64; 64];
+    grid8::<COPY>(src, copy, m, &mut r);
+    let b = word(src, m * 8);
+    if COPY {
+        copy[m * 64..m * 64 + 8].copy_from_slice(&b.to_le_bytes());
+    }
+    let r0b = r[0] ^ b;
+    for (p, ri) in par.iter_mut().zip(&r[1..]) {
+        *p = ri ^ r0b;
+    }
+}
+
+/// `Kernel::Hamming` from its row plans (at most 16 grid rows, 3 to 7 check rows): the
+/// column parities of the grid of positions stay in two registers, the row sums are
+/// reduced four rows at a time, and the check rows above the third are sums of row sums.
+/// Monomorphised for each [`Plans`] source, so that a plan fixed at compile time is
+/// unrolled with its row kinds resolved.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn hamming_plan<const COPY: bool, P: Plans>(
+    src: &[u8],
+    copy: &mut [u8],
+    plans: P,
+    par: &mut [u64],
+) {
+    let (plan, checks, overall) = (plans.rows(), plans.checks(), plans.overall());
+    assert!(plan.len() <= 16 && (3..=7).contains(&checks));
+    assert!(par.len() >= checks + usize::from(overall));
+    let k = plans.data_words(src);
+    if COPY {
+        // In blocks of 256 bytes, each unrolled: as one loop the copy would be turned
+        // into a call to memcpy, which costs more than the copy itself at this size.
+        let (src, copy) = (&src[..8 * k], &mut copy[..8 * k]);
+        let mut blocks = copy.chunks_exact_mut(256).zip(src.chunks_exact(256));
+        for (d, s) in &mut blocks {
+            let (d, s) = (
+                d.as_mut_ptr().cast::<__m256i>(),
+                s.as_ptr().cast::<__m256i>(),
+            );
+            for i in 0..8 {
+                // SAFETY: 32-byte part `i < 8` of the 256-byte blocks; unaligned.
+                unsafe { _mm256_storeu_si256(d.add(i), _mm256_loadu_si256(s.add(i))) };
+            }
+        }
+        // The rest word by word (whole words: a fixed-size copy, no call).
+        let done = 8 * k / 256 * 256;
+        let words = copy[done..]
+            .chunks_exact_mut(8)
+            .zip(src[done..].chunks_exact(8));
+        for (d, s) in words {
+            let d: &mut [u8; 8] = d.try_into().expect("8 bytes");
+            *d = s.try_into().expect("8 bytes");
+        }
+    }
+    let zero = _mm256_setzero_si256();
+    let load = |at: usize| {
+        let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+        // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
+        unsafe { _mm256_loadu_si256(p) }
+    };
+    let (mut c0, mut c1) = (zero, zero);
+    let mut sums = [zero; 16];
+    for (sum, p) in sums.iter_mut().zip(plan) {
+        let (x0, x1) = match *p {
+            RowPlan::Full(at) => (load(at), load(at + 4)),
+            RowPlan::Tail(at) => (
+                _mm256_blend_epi32(zero, load(at - 1), 0b1111_1100),
+                load(at + 3),
+            ),
+            RowPlan::First(at) => {
+                let w = load(at);
+                (
+                    _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+                    _mm256_blend_epi32(zero, w, 0b1111_1100),
+                )
+            }
+        };
+        c0 = _mm256_xor_si256(c0, x0);
+        c1 = _mm256_xor_si256(c1, x1);
+        *sum = _mm256_xor_si256(x0, x1);
+    }
+    // Grid row sums g_t, four to a register: gq[q] holds g_{4q..4q+4}.
+    let gq: [__m256i; 4] = std::array::from_fn(|q| {
+        reduce4([
+            sums[4 * q],
+            sums[4 * q + 1],
+            sums[4 * q + 2],
+            sums[4 * q + 3],
+        ])
+    });
+    finish_hamming(c0, c1, gq, checks, overall, par);
+}
+
+/// The check rows from the column parities `c0`, `c1` of the position grid and its row
+/// sums `gq` (g_{4q..4q+4} in `gq[q]`), written to `par`: the `checks` Hamming check rows,
+/// after the overall parity (the sum of every data row and every check row) when
+/// `overall`. Check row `b < 3` sums the columns with bit `b`, check row `3 + b` the row
+/// sums g_t whose index t has bit b. Combined term by term: a loop over the first `checks`
+/// is vectorised into a masked load of values just stored one by one, which stalls on
+/// store forwarding.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn finish_hamming(
+    c0: __m256i,
+    c1: __m256i,
+    gq: [__m256i; 4],
+    checks: usize,
+    overall: bool,
+    par: &mut [u64],
+) {
+    let s = _mm256_xor_si256(
+        _mm256_xor_si256(gq[0], gq[1]),
+        _mm256_xor_si256(gq[2], gq[3]),
+    );
+    let sl = lanes(s);
+    let (lo, hi) = (lanes(c0), lanes(c1));
+    let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+    let h = [
+        c[1] ^ c[3] ^ c[5] ^ c[7],
+        c[2] ^ c[3] ^ c[6] ^ c[7],
+        c[4] ^ c[5] ^ c[6] ^ c[7],
+        sl[1] ^ sl[3],
+        sl[2] ^ sl[3],
+        reduce1(_mm256_xor_si256(gq[1], gq[3])),
+        reduce1(_mm256_xor_si256(gq[2], gq[3])),
+    ];
+    let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
+    let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
+    let total = all
+        ^ h[0]
+        ^ h[1]
+        ^ h[2]
+        ^ (h[3] & keep(3))
+        ^ (h[4] & keep(4))
+        ^ (h[5] & keep(5))
+        ^ (h[6] & keep(6));
+    let (head, rest) = par.split_at_mut(usize::from(overall));
+    for (r, x) in rest[..checks].iter_mut().zip(h) {
+        *r = x;
+    }
+    if overall {
+        head[0] = total;
+    }
+}
+
+/// `f` as exactly `LEN` words.
+fn words<const LEN: usize>(f: &[u8]) -> &[[u8; 8]; LEN] {
+    let (w, rest) = f.as_chunks::<8>();
+    assert!(rest.is_empty());
+    w.try_into().expect("LEN words")
+}
+
+/// A fused kernel `$fed` run on three groups side by side, one CRC register per group
+/// (`$len` words of each piece, cut at `$cut`): the one body of the `*_crc3` entry points.
+macro_rules! crc3 {
+    ($(#[$doc:meta])* $name:ident, $fed:ident, [$l0:literal, $l1:literal, $l2:literal],
+     [$c1:literal, $c2:literal, $end:literal]) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The CPU must support AVX2 and SSE4.2.
+        #[target_feature(enable = "avx2,sse4.2")]
+        pub unsafe fn $name(
+            src: [&[u8]; 3],
+            dst: [&mut [u8]; 3],
+            crc: [u32; 3],
+        ) -> ([[u64; 16]; 3], [u32; 3]) {
+            let mut x = registers(crc);
+            let [d0, d1, d2] = dst;
+            let par = [
+                $fed::<$l0>(src[0], d0, pieces(src, 0, $c1), &mut x),
+                $fed::<$l1>(src[1], d1, pieces(src, $c1, $c2), &mut x),
+                $fed::<$l2>(src[2], d2, pieces(src, $c2, $end), &mut x),
+            ];
+            (par, crcs(x))
+        }
+    };
+}
+
+/// Three pieces of `LEN` words whose CRC-32C instructions a fused kernel spreads over its
+/// `ROWS` grid rows, one CRC register per piece.
+struct Feed<'a, const LEN: usize, const ROWS: usize>([&'a [[u8; 8]; LEN]; 3]);
+
+impl<'a, const LEN: usize, const ROWS: usize> Feed<'a, LEN, ROWS> {
+    fn new(feed: [&'a [u8]; 3]) -> Self {
+        Feed([words(feed[0]), words(feed[1]), words(feed[2])])
+    }
+
+    /// Row `t`'s share: words `t LEN / ROWS .. (t + 1) LEN / ROWS` of each piece.
+    #[inline]
+    #[target_feature(enable = "sse4.2")]
+    fn row(&self, t: usize, crc: &mut [u64; 3]) {
+        for i in t * LEN / ROWS..(t + 1) * LEN / ROWS {
+            for (x, f) in crc.iter_mut().zip(self.0) {
+                *x = _mm_crc32_u64(*x, u64::from_le_bytes(f[i]));
+            }
+        }
+    }
+}
+
+/// The CRC registers of three CRC-32C values, and back.
+fn registers(crc: [u32; 3]) -> [u64; 3] {
+    crc.map(|c| u64::from(!c))
+}
+
+fn crcs(x: [u64; 3]) -> [u32; 3] {
+    x.map(|r| !(r as u32))
+}
+
+/// Bytes `a..b` of each of three groups.
+fn pieces(src: [&[u8]; 3], a: usize, b: usize) -> [&[u8]; 3] {
+    [&src[0][a..b], &src[1][a..b], &src[2][a..b]]
+}
+
+/// One `secded:72` group (`src`, 64 data words): its words copied to `dst` and its 8
+/// check words returned (overall parity first; 16 words as [`alien99_fed`]'s, the last
+/// eight zero), with the CRC-32C instructions of three other pieces of `LEN`
+/// words (`feed`, one per register of `crc`) spread over its grid rows, so that the CRC
+/// unit and the vector units work side by side. Written out row by row: as a loop over
+/// the row plans, with the CRC loop inside, it is not unrolled.
+#[inline]
+#[target_feature(enable = "avx2,sse4.2")]
+fn secded72_fed<const LEN: usize>(
+    src: &[u8],
+    dst: &mut [u8],
+    feed: [&[u8]; 3],
+    crc: &mut [u64; 3],
+) -> [u64; 16] {
+    let src: &[u8; 512] = src[..512].try_into().expect("512 bytes");
+    let dst: &mut [u8; 512] = (&mut dst[..512]).try_into().expect("512 bytes");
+    let feed = Feed::<LEN, 9>::new(feed);
+    let zero = _mm256_setzero_si256();
+    let load = |at: usize| {
+        let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+        // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
+        unsafe { _mm256_loadu_si256(p) }
+    };
+    let d = dst.as_mut_ptr();
+    let store = |at: usize, v: __m256i| {
+        assert!(at + 4 <= 64);
+        // SAFETY: words `at..at + 4` of the 512 bytes of `dst`; unaligned store.
+        unsafe { _mm256_storeu_si256(d.add(8 * at).cast::<__m256i>(), v) }
+    };
+    // The rows' words are copied from the loads (a row that starts after a power of two
+    // also rewrites the word before it, with the same value).
+    let full = |at: usize| {
+        let (a, b) = (load(at), load(at + 4));
+        store(at, a);
+        store(at + 4, b);
+        (a, b)
+    };
+    let tail = |at: usize| {
+        let (a, b) = (load(at - 1), load(at + 3));
+        store(at - 1, a);
+        store(at + 3, b);
+        (_mm256_blend_epi32(zero, a, 0b1111_1100), b)
+    };
+    let (mut c0, mut c1) = (zero, zero);
+    let mut add = |(x0, x1): (__m256i, __m256i)| {
+        c0 = _mm256_xor_si256(c0, x0);
+        c1 = _mm256_xor_si256(c1, x1);
+        _mm256_xor_si256(x0, x1)
+    };
+    // Secded72::ROWS, row by row.
+    feed.row(0, crc);
+    let w = load(0);
+    let first = (
+        _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+        _mm256_blend_epi32(zero, w, 0b1111_1100),
+    );
+    let s0 = add(first);
+    feed.row(1, crc);
+    let s1 = add(tail(4));
+    // Row 0's words 0..4 after row 1 has rewritten word 3 with the same value.
+    store(0, w);
+    feed.row(2, crc);
+    let s2 = add(tail(11));
+    feed.row(3, crc);
+    let s3 = add(full(18));
+    let g0 = reduce4([s0, s1, s2, s3]);
+    feed.row(4, crc);
+    let s4 = add(tail(26));
+    feed.row(5, crc);
+    let s5 = add(full(33));
+    feed.row(6, crc);
+    let s6 = add(full(41));
+    feed.row(7, crc);
+    let s7 = add(full(49));
+    let g1 = reduce4([s4, s5, s6, s7]);
+    feed.row(8, crc);
+    let s8 = add(tail(57));
+    let g2 = reduce4([s8, zero, zero, zero]);
+    let mut par = [0u64; 16];
+    finish_hamming(c0, c1, [g0, g1, g2, zero], 7, true, &mut par[..8]);
+    par
+}
+
+crc3!(
+    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words returned,
+    /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+    /// pieces `0..168`, `168..336` and `336..512` of the three groups are fed beside the
+    /// kernels of groups 0, 1 and 2.
+    secded72_crc3,
+    secded72_fed,
+    [21, 21, 22],
+    [168, 336, 512]
+);
+
+/// One `alien:9x9` group (`src`, 65 data words: eight grid rows of eight, then the corner
+/// word `b`): its words copied to `dst` and its 16 check words returned (the top row,
+/// then the left column, as `alien_odd_odd8` writes them), with the CRC-32C instructions
+/// of three other pieces of `LEN` words spread over its grid rows (see [`secded72_fed`]).
+#[inline]
+#[target_feature(enable = "avx2,sse4.2")]
+fn alien99_fed<const LEN: usize>(
+    src: &[u8],
+    dst: &mut [u8],
+    feed: [&[u8]; 3],
+    crc: &mut [u64; 3],
+) -> [u64; 16] {
+    let src: &[u8; 520] = src[..520].try_into().expect("520 bytes");
+    let dst: &mut [u8; 520] = (&mut dst[..520]).try_into().expect("520 bytes");
+    let feed = Feed::<LEN, 8>::new(feed);
+    let s = src.as_ptr().cast::<__m256i>();
+    let d = dst.as_mut_ptr().cast::<__m256i>();
+    let (mut c0, mut c1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    let mut row = |i: usize| {
+        assert!(i < 8);
+        // SAFETY: row `i < 8` (64 bytes) lies within the 520 bytes of `src` and `dst`;
+        // unaligned loads and stores.
+        unsafe {
+            let x0 = _mm256_loadu_si256(s.add(2 * i));
+            let x1 = _mm256_loadu_si256(s.add(2 * i + 1));
+            _mm256_storeu_si256(d.add(2 * i), x0);
+            _mm256_storeu_si256(d.add(2 * i + 1), x1);
+            c0 = _mm256_xor_si256(c0, x0);
+            c1 = _mm256_xor_si256(c1, x1);
+            _mm256_xor_si256(x0, x1)
+        }
+    };
+    feed.row(0, crc);
+    let s0 = row(0);
+    feed.row(1, crc);
+    let s1 = row(1);
+    feed.row(2, crc);
+    let s2 = row(2);
+    feed.row(3, crc);
+    let s3 = row(3);
+    let r0 = reduce4([s0, s1, s2, s3]);
+    feed.row(4, crc);
+    let s4 = row(4);
+    feed.row(5, crc);
+    let s5 = row(5);
+    feed.row(6, crc);
+    let s6 = row(6);
+    feed.row(7, crc);
+    let s7 = row(7);
+    let r1 = reduce4([s4, s5, s6, s7]);
+    let b = u64::from_le_bytes(src[512..].try_into().expect("8 bytes"));
+    dst[512..].copy_from_slice(&b.to_le_bytes());
+    // p + b: the total parity of the data block and the corner word.
+    let pb = reduce1(_mm256_xor_si256(r0, r1)) ^ b;
+    let pbv = _mm256_set1_epi64x(pb as i64);
+    let (top, left) = (
+        [_mm256_xor_si256(c0, pbv), _mm256_xor_si256(c1, pbv)],
+        [_mm256_xor_si256(r0, pbv), _mm256_xor_si256(r1, pbv)],
+    );
+    let mut par = [0u64; 16];
+    for (i, v) in top.into_iter().chain(left).enumerate() {
+        par[4 * i..4 * i + 4].copy_from_slice(&lanes(v));
+    }
+    par
+}
+
+crc3!(
+    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words returned,
+    /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+    /// pieces `0..168`, `168..336` and `336..520` of the three groups are fed beside the
+    /// kernels of groups 0, 1 and 2.
+    alien99_crc3,
+    alien99_fed,
+    [21, 21, 23],
+    [168, 336, 520]
+);
+
+/// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
+/// column parities of the grid of positions stay in two registers, the grid row sums are
+/// reduced four rows at a time, and the check rows above the third are sums of row sums.
+///
+/// # Safety
+/// The CPU must support AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn hamming<const COPY: bool>(
+    src: &[u8],
+    copy: &mut [u8],
+    grid: &[u8],
+    starts: &[usize],
+    checks: usize,
+    overall: bool,
+    par: &mut [u64],
+) {
+    let t_max = grid.len();
+    assert!((1..=16).contains(&t_max) && starts.len() == t_max && (3..=7).contains(&checks));
+    let k = starts[t_max - 1] + grid[t_max - 1].count_ones() as usize;
+    assert!(src.len() >= 8 * k && par.len() >= checks + usize::from(overall));
+    if COPY {
+        copy[..8 * k].copy_from_slice(&src[..8 * k]);
+    }
+    let zero = _mm256_setzero_si256();
+    let (mut c0, mut c1) = (zero, zero);
+    let row = |t: usize| -> (__m256i, __m256i) {
+        let (mask, at) = (grid[t], starts[t]);
+        if mask == 0xFF {
+            let s = src[8 * at..8 * at + 64].as_ptr().cast::<__m256i>();
+            // SAFETY: 64 bytes, bounds checked by the slice; unaligned loads.
+            unsafe { (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1))) }
+        } else if mask == 0xFE && at >= 1 {
+            // The word before the row and columns 1..8; lane 0 cleared.
+            let s = src[8 * at - 8..8 * at + 56].as_ptr().cast::<__m256i>();
+            // SAFETY: 64 bytes, bounds checked by the slice; unaligned loads.
+            let x = unsafe { (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1))) };
+            (_mm256_blend_epi32(zero, x.0, 0b1111_1100), x.1)
+        } else if mask == 0xE8 && src.len() >= 8 * at + 32 {
+            // Positions 3, 5, 6, 7 (the first grid row of every Hamming code with at
+            // least four data rows): words at, at + 1, at + 2, at + 3.
+            let s = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+            // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
+            let w = unsafe { _mm256_loadu_si256(s) };
+            (
+                _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+                _mm256_blend_epi32(zero, w, 0b1111_1100),
+            )
+        } else {
+            let mut x = [0i64; 8];
+            let mut j = at;
+            for (o, xo) in x.iter_mut().enumerate() {
+                if mask >> o & 1 == 1 {
+                    *xo = word(src, j) as i64;
+                    j += 1;
+                }
+            }
+            (
+                _mm256_set_epi64x(x[3], x[2], x[1], x[0]),
+                _mm256_set_epi64x(x[7], x[6], x[5], x[4]),
+            )
+        }
+    };
+    // Grid row sums, reduced four rows at a time: gq[q] holds g_{4q..4q+4}.
+    let mut gq = [zero; 4];
+    for (q, g) in gq.iter_mut().enumerate().take(grid.len().div_ceil(4)) {
+        let mut a = [zero; 4];
+        for (j, aj) in a.iter_mut().enumerate() {
+            let t = 4 * q + j;
+            if t < grid.len() {
+                let (x0, x1) = row(t);
+                c0 = _mm256_xor_si256(c0, x0);
+                c1 = _mm256_xor_si256(c1, x1);
+                *aj = _mm256_xor_si256(x0, x1);
+            }
+        }
+        *g = reduce4(a);
+    }
+    finish_hamming(c0, c1, gq, checks, overall, par);
+}

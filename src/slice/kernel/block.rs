@@ -1,0 +1,149 @@
+//! The lane block: `B` words of 64 lanes, and the views of a group's bytes the kernels read
+//! and write.
+
+use std::ops::{BitOr, BitXor, BitXorAssign};
+
+/// `B` words of 64 lanes each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct V<const B: usize>(pub [u64; B]);
+
+impl<const B: usize> V<B> {
+    /// All lanes zero.
+    #[inline(always)]
+    pub fn zero() -> Self {
+        V([0; B])
+    }
+
+    /// Reads `8 B` little-endian bytes.
+    #[inline(always)]
+    pub fn load(bytes: &[u8]) -> Self {
+        let bytes = &bytes[..8 * B];
+        let mut v = [0u64; B];
+        for (w, c) in v.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        }
+        V(v)
+    }
+
+    /// Writes `8 B` little-endian bytes.
+    #[inline(always)]
+    pub fn store(self, bytes: &mut [u8]) {
+        let bytes = &mut bytes[..8 * B];
+        for (w, c) in self.0.iter().zip(bytes.chunks_exact_mut(8)) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    /// `self` when `keep`, else zero.
+    #[inline(always)]
+    pub fn masked(mut self, keep: bool) -> Self {
+        let m = 0u64.wrapping_sub(keep as u64);
+        for w in self.0.iter_mut() {
+            *w &= m;
+        }
+        self
+    }
+
+    /// True when every lane is zero.
+    #[inline(always)]
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().fold(0, |a, &w| a | w) == 0
+    }
+}
+
+impl<const B: usize> BitXor for V<B> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(mut self, o: Self) -> Self {
+        for i in 0..B {
+            self.0[i] ^= o.0[i];
+        }
+        self
+    }
+}
+
+impl<const B: usize> BitXorAssign for V<B> {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, o: Self) {
+        for i in 0..B {
+            self.0[i] ^= o.0[i];
+        }
+    }
+}
+
+impl<const B: usize> BitOr for V<B> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(mut self, o: Self) -> Self {
+        for i in 0..B {
+            self.0[i] |= o.0[i];
+        }
+        self
+    }
+}
+
+/// Single-word rows (`B = 1`) as the bytes the kernels read: on a little-endian target a
+/// row's `u64` is its lanes as they are; elsewhere the kernels' words are byte-swapped
+/// consistently and `u64::from_le` turns them back.
+#[inline(always)]
+pub fn word_bytes(words: &[u64]) -> &[u8] {
+    // SAFETY: `u64` has no padding and any byte is a valid `u8`; the byte slice covers exactly
+    // the words' memory and borrows it for as long as `words`.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
+}
+
+/// Single-word rows as lane blocks of one word (`V<1>` is a `u64`), for kernels to write
+/// their parity rows straight into `u64` words; little-endian targets only, where a lane
+/// block's word is the row's `u64` as it is.
+#[cfg(target_endian = "little")]
+#[inline(always)]
+pub fn word_blocks(words: &mut [u64]) -> &mut [V<1>] {
+    // SAFETY: `V<1>` is `repr(transparent)` over `[u64; 1]`, which has the layout of `u64`.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<V<1>>(), words.len()) }
+}
+
+/// Turns the parity rows computed from the received data (`syn`) into the syndrome by adding
+/// the received parity rows (rows of `rb` bytes in `received`, this lane block at `off`), and
+/// returns the OR of the syndrome rows: zero exactly when every lane is clean.
+#[inline(always)]
+pub fn add_received<const B: usize>(
+    syn: &mut [V<B>],
+    received: &[u8],
+    rb: usize,
+    off: usize,
+) -> V<B> {
+    let mut nz = V::<B>::zero();
+    for (sy, prow) in syn.iter_mut().zip(received.chunks_exact(rb)) {
+        *sy ^= V::load(&prow[off..]);
+        nz = nz | *sy;
+    }
+    nz
+}
+
+/// One lane block: `B` little-endian words.
+pub(super) type Block<const B: usize> = [[u8; 8]; B];
+
+/// Bytes as lane blocks (whole blocks only; `len` a multiple of `8 B`).
+#[inline(always)]
+pub(super) fn blocks<const B: usize>(bytes: &[u8]) -> &[Block<B>] {
+    bytes.as_chunks::<8>().0.as_chunks::<B>().0
+}
+
+/// Bytes as mutable lane blocks.
+#[inline(always)]
+pub(super) fn blocks_mut<const B: usize>(bytes: &mut [u8]) -> &mut [Block<B>] {
+    bytes.as_chunks_mut::<8>().0.as_chunks_mut::<B>().0
+}
+
+impl<const B: usize> V<B> {
+    #[inline(always)]
+    pub(super) fn from_block(b: &Block<B>) -> Self {
+        V(b.map(u64::from_le_bytes))
+    }
+
+    #[inline(always)]
+    pub(super) fn to_block(self) -> Block<B> {
+        self.0.map(u64::to_le_bytes)
+    }
+}

@@ -1,0 +1,68 @@
+//! The fast kernels against the portable ones.
+
+use super::*;
+use crate::code;
+use rand::{RngCore, SeedableRng};
+
+/// secded:72 takes its own compiled plan (so `fast_kernels_match_the_portable_ones`
+/// checks that plan), and no other code does.
+#[test]
+fn secded72_has_its_fixed_plan() {
+    let fixed = |spec: Spec| {
+        matches!(
+            Kernel::for_code(code::build(&spec).as_ref()),
+            Kernel::Hamming { secded72: true, .. }
+        )
+    };
+    assert!(fixed(Spec::Secded(72)));
+    for n in (4..=130).filter(|&n| n != 72) {
+        assert!(!fixed(Spec::Secded(n)), "secded:{n}");
+    }
+    for n in 3..=130 {
+        assert!(!fixed(Spec::Hamming(n)), "hamming:{n}");
+    }
+}
+
+/// Every code with a single-word fast path: its parity rows and copy equal the portable
+/// kernel's, on random groups.
+#[test]
+fn fast_kernels_match_the_portable_ones() {
+    let mut specs: Vec<Spec> = (1..=12).map(|m| Spec::Alien { rows: m, cols: 9 }).collect();
+    specs.extend((4..=130).map(Spec::Secded));
+    specs.extend((3..=130).map(Spec::Hamming));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut fast_paths = 0;
+    for spec in specs {
+        let code = code::build(&spec);
+        let kernel = Kernel::for_code(code.as_ref());
+        let (k, r) = (code.k(), code.n() - code.k());
+        let Some(fast) = kernel.fast64() else {
+            continue;
+        };
+        for _ in 0..20 {
+            let mut rows = vec![0u8; 8 * k];
+            rng.fill_bytes(&mut rows);
+            let mut copy = vec![0u8; 8 * k];
+            let mut par = vec![0u64; r];
+            if !kernel.group64::<true>(fast, &rows, &mut copy, &mut par) {
+                break;
+            }
+            let mut bare = vec![0u64; r];
+            assert!(kernel.group64::<false>(fast, &rows, &mut [], &mut bare));
+            let mut want = vec![V::<1>::zero(); r];
+            let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
+            let mut want_copy = vec![0u8; 8 * k];
+            kernel.parity_copy::<1, true>(None, &rows, &mut want_copy, &mut want, &mut scratch);
+            let want: Vec<u64> = want.iter().map(|v| v.0[0]).collect();
+            assert_eq!(par, want, "{spec}");
+            assert_eq!(bare, want, "{spec}");
+            assert_eq!(copy, rows, "{spec}");
+            assert_eq!(want_copy, rows, "{spec}");
+            fast_paths += 1;
+        }
+    }
+    if crate::cpu::features().avx2 && crate::cpu::features().popcnt {
+        assert!(fast_paths > 2000, "{fast_paths}");
+    }
+    let _ = fast_paths;
+}
