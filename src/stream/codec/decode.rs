@@ -95,8 +95,8 @@ impl Codec {
     }
 
     /// Decodes consecutive whole groups, the first numbered `first`: the clean ones through
-    /// [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run) when their rows are one lane block and no single-word fast path
-    /// applies, else group by group.
+    /// [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run) when their rows are one
+    /// lane block and no single-word fast path applies, else group by group.
     #[inline]
     pub(super) fn decode_run<const B: usize>(
         &self,

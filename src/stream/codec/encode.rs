@@ -74,8 +74,9 @@ impl Codec {
         self.encode_run(data, out, &mut s);
     }
 
-    /// Encodes consecutive whole groups: through [`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run) when their rows are
-    /// one lane block and no single-word fast path applies, else group by group.
+    /// Encodes consecutive whole groups: through
+    /// [`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run) when their rows are one
+    /// lane block and no single-word fast path applies, else group by group.
     #[inline]
     pub(super) fn encode_run<const B: usize>(
         &self,
