@@ -35,8 +35,8 @@ pub struct Codec {
     /// check blocks are pieces ([`Codec::chunk_crc`]); and over the chains of those two
     /// pieces ([`nt::copy_crc3`]).
     shifts: Vec<Shift>,
-    /// When the CPU has SSE4.2: the evidence for the three-chain CRC ([`crc::append3`](super::crc::append3)),
-    /// taken once here.
+    /// When the CPU has SSE4.2: the evidence for the three-chain CRC
+    /// ([`crc::append3`](super::crc::append3)), taken once here.
     sse42: Option<Sse42>,
     /// When the kernel has a single-word fast path ([`Kernel::group64`]) on this CPU and
     /// rows are single words: the evidence, taken once here.
