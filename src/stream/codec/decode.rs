@@ -1,5 +1,5 @@
 //! Decoding: syndromes through the kernels, the lanes with a non-zero syndrome corrected by
-//! the locator, and the deep path that streams a clean one-group chunk out.
+//! the locator, and the deep path that streams a one-group chunk out and corrects it after.
 
 use super::crcs::Sums;
 use super::{Codec, Scratch, block_rows, thirds};
@@ -18,6 +18,39 @@ pub struct ChunkStats {
     pub uncorrectable: u64,
     /// Per group with uncorrectable lanes: the group and its lane mask (one bit per lane).
     pub bad_lanes: Vec<(usize, Vec<u64>)>,
+}
+
+/// Where the decoder's corrections go: bit `mask` of byte `at` of a group's data rows (row
+/// `row`) is to be flipped.
+pub(super) trait Flips {
+    fn flip(&mut self, row: usize, at: usize, mask: u8);
+}
+
+/// Corrections made in place in a group's payload, with the rows they changed (rows past
+/// 127 are not tracked: only the fused kernels, whose groups have at most 128 rows, ask).
+pub(super) struct InPlace<'a> {
+    pub(super) data: &'a mut [u8],
+    pub(super) rows: u128,
+}
+
+impl<'a> InPlace<'a> {
+    pub(super) fn new(data: &'a mut [u8]) -> Self {
+        InPlace { data, rows: 0 }
+    }
+}
+
+impl Flips for InPlace<'_> {
+    fn flip(&mut self, row: usize, at: usize, mask: u8) {
+        self.data[at] ^= mask;
+        self.rows |= 1u128.checked_shl(row as u32).unwrap_or(0);
+    }
+}
+
+/// Corrections collected (byte, mask), to be applied later.
+impl Flips for Vec<(usize, u8)> {
+    fn flip(&mut self, _row: usize, at: usize, mask: u8) {
+        self.push((at, mask));
+    }
 }
 
 impl Codec {
@@ -46,7 +79,7 @@ impl Codec {
                 nz.0[0] |= sy.0[0];
             }
             if !nz.is_zero() {
-                self.fix_block(genc, o, 0, &s.par, nz, group, stats, &mut 0);
+                self.fix_block(genc, &mut InPlace::new(o), 0, &s.par, nz, group, stats);
             }
             return;
         }
@@ -70,7 +103,7 @@ impl Codec {
             if nz.is_zero() {
                 continue;
             }
-            self.fix_block(genc, o, off, &s.par, nz, group, stats, &mut 0);
+            self.fix_block(genc, &mut InPlace::new(o), off, &s.par, nz, group, stats);
         }
     }
 
@@ -134,23 +167,25 @@ impl Codec {
             let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
             let genc = &enc[at * gb..(at + 1) * gb];
             let o = &mut out[at * gd..(at + 1) * gd];
-            self.fix_block(genc, o, 0, &s.par, nz, first + at, stats, &mut 0);
+            self.fix_block(genc, &mut InPlace::new(o), 0, &s.par, nz, first + at, stats);
             at += 1;
         }
     }
 
+    /// Corrects the lanes of the lane block at byte `off` of each row whose syndrome (`syn`,
+    /// OR `nz`) is not zero, through `out`; counts them in `stats`, and the lanes the
+    /// decoder gives up on as bad lanes of group `group`.
     #[cold]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn fix_block<const B: usize>(
         &self,
         genc: &[u8],
-        out: &mut [u8],
+        out: &mut impl Flips,
         off: usize,
         syn: &[V<B>],
         nz: V<B>,
         group: usize,
         stats: &mut ChunkStats,
-        touched: &mut u128,
     ) {
         for t in 0..B {
             let mut word = nz.0[t];
@@ -165,7 +200,7 @@ impl Codec {
                         .enumerate()
                         .fold(0u64, |a, (q, s)| a | (((s.0[t] >> bit) & 1) << q))
                 };
-                if !self.fix_lane(genc, out, lane, key, stats, touched) {
+                if !self.fix_lane(genc, out, lane, key, stats) {
                     stats.uncorrectable += 1;
                     match stats.bad_lanes.last_mut() {
                         Some((gg, mask)) if *gg == group => mask[lane / 64] |= 1 << (lane % 64),
@@ -184,11 +219,10 @@ impl Codec {
     pub(super) fn fix_lane(
         &self,
         genc: &[u8],
-        data: &mut [u8],
+        out: &mut impl Flips,
         lane: usize,
         key: u64,
         stats: &mut ChunkStats,
-        touched: &mut u128,
     ) -> bool {
         let (rb, k) = (self.layout.row_bytes, self.layout.k);
         let (byte, mask) = (lane / 8, 1u8 << (lane % 8));
@@ -198,8 +232,7 @@ impl Codec {
         stats.corrected_bits += fix.bits();
         fix.apply(|row| {
             if row < k {
-                data[row * rb + byte] ^= mask;
-                *touched |= 1u128.checked_shl(row as u32).unwrap_or(0);
+                out.flip(row, row * rb + byte, mask);
             }
         })
     }
@@ -257,19 +290,9 @@ impl Codec {
                                 nz.0[0] |= sy.0[0];
                             }
                             if !nz.is_zero() {
-                                let o = &mut out[j * gd..(j + 1) * gd];
-                                let mut touched = 0u128;
-                                self.fix_block(
-                                    genc[q],
-                                    o,
-                                    0,
-                                    &s.par,
-                                    nz,
-                                    j,
-                                    &mut stats,
-                                    &mut touched,
-                                );
-                                c[q] ^= self.crc_of_change(fused, edata[q], o, touched);
+                                let mut o = InPlace::new(&mut out[j * gd..(j + 1) * gd]);
+                                self.fix_block(genc[q], &mut o, 0, &s.par, nz, j, &mut stats);
+                                c[q] ^= self.crc_of_change(fused, edata[q], o.data, o.rows);
                             }
                         }
                     }
@@ -322,15 +345,15 @@ impl Codec {
     /// interleaving) into `o`, its payload area; returns the CRC-32C of each check block of
     /// its `len` decoded payload bytes.
     ///
-    /// The first lane block's syndrome is taken first. When it is not zero the group is
-    /// noisy, and it is decoded as any group ([`Codec::decode_group`]: copied into cache,
-    /// corrected there), its CRCs taken after. Otherwise the received data rows are
-    /// streamed to `o`, each check block's CRC taken on the way ([`Codec::copy_crc`]: one
-    /// sequential read that brings the rows into cache, and no read of `o`), the parity rows
-    /// are read once in order for the same reason (the kernels read a line or so of each
-    /// row kilobytes apart, which from memory runs far below a sequential read), and the
-    /// other lane blocks' syndromes follow; a lane to correct there is corrected in `o`, and
-    /// the CRCs are taken again from `o`.
+    /// The received data rows are streamed to `o` first, each check block's CRC taken on
+    /// the way ([`Codec::copy_crc`]: one sequential read that brings the rows into cache, and
+    /// no read of `o`, which is not read back), and the parity rows are read once in order
+    /// for the same reason (the kernels read a line or so of each row kilobytes apart, which
+    /// from memory runs far below a sequential read). Then each lane block's syndrome, from
+    /// rows in cache; the bits the decoder flips are collected, applied to `o` at the end,
+    /// and the CRCs mended for them ([`Mender`](crate::stream::crc::Mender)), or taken
+    /// again from `o` for a block with more flips than mending is worth (or without the CPU
+    /// features mending needs).
     pub(super) fn decode_deep<const B: usize>(
         &self,
         genc: &[u8],
@@ -343,33 +366,48 @@ impl Codec {
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
         let (edata, epar) = genc.split_at(gd);
         let b = Blocks::of(len, gd);
-        let syndrome = |off: usize, s: &mut Scratch<B>| {
-            let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
-            self.kernel
-                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
-            kernel::add_received(&mut s.par, epar, rb, off)
-        };
-        if !syndrome(0, s).is_zero() {
-            self.decode_group(genc, o, 0, s, stats);
-            return b.crcs(&o[..len]);
-        }
         stats.codewords += l.interleave as u64;
-        let crcs: Vec<u32> = (0..b.count())
+        let mut crcs: Vec<u32> = (0..b.count())
             .map(|i| self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)]))
             .collect();
         o[len..].copy_from_slice(&edata[len..]);
         touch(epar);
-        let mut clean = true;
-        for off in (8 * B..rb).step_by(8 * B) {
-            let nz = syndrome(off, s);
+        let mut flips: Vec<(usize, u8)> = Vec::new();
+        for off in (0..rb).step_by(8 * B) {
+            let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
+            self.kernel
+                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
+            let nz = kernel::add_received(&mut s.par, epar, rb, off);
             if !nz.is_zero() {
-                self.fix_block(genc, o, off, &s.par, nz, 0, stats, &mut 0);
-                clean = false;
+                self.fix_block(genc, &mut flips, off, &s.par, nz, 0, stats);
             }
         }
-        if clean { crcs } else { b.crcs(&o[..len]) }
+        if flips.is_empty() {
+            return crcs;
+        }
+        flips.sort_unstable_by_key(|f| f.0);
+        for &(at, mask) in &flips {
+            o[at] ^= mask;
+        }
+        for (i, crc) in crcs.iter_mut().enumerate() {
+            let r = b.range(i);
+            let from = flips.partition_point(|f| f.0 < r.start);
+            let to = flips.partition_point(|f| f.0 < r.end);
+            *crc = match &self.mender {
+                _ if from == to => *crc,
+                Some(m) if to - from <= MEND_MAX => {
+                    *crc ^ m.change(r.start, r.len(), &flips[from..to])
+                }
+                _ => crc32c::crc32c(&o[r]),
+            };
+        }
+        crcs
     }
 }
+
+/// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (a hundred
+/// cycles or so each) rather than takes again from memory (a 64 KiB block).
+const MEND_MAX: usize = 256;
 
 /// Reads one word of every 64-byte line of `bytes`, in order, so that they are in cache
 /// for the strided reads that follow.

@@ -10,7 +10,7 @@
 //! - `crcs`: where the CRC-32C chains run and how they are joined;
 //! - `verdict`: a decoded chunk checked against its tail, and the ranges it reports.
 
-use super::crc::{Shift, Sse42, ZeroKey};
+use super::crc::{Mender, Shift, Sse42, ZeroKey};
 use super::format::{CHECK_BLOCK, Layout};
 use super::nt;
 use crate::code;
@@ -50,6 +50,9 @@ pub struct Codec {
     /// With `fused`: per data word `i` of a group, the key appending the bytes after it
     /// (`8 (k - 1 - i)` zero bytes), to mend the CRC of a group the decoder fixed.
     word_keys: Vec<ZeroKey>,
+    /// When decoding on a CPU with PCLMULQDQ and SSE4.2: mends the CRCs of a deep chunk the
+    /// decoder corrected ([`Codec::decode_deep`]).
+    mender: Option<&'static Mender>,
 }
 
 /// Scratch space of the group kernels.
@@ -167,6 +170,7 @@ impl Codec {
             fast,
             fused: kernel.fused64().filter(|_| fast.is_some()),
             word_keys: Vec::new(),
+            mender: if decoding { Mender::detect() } else { None },
             shifts,
             layout,
             kernel,
