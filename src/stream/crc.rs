@@ -135,17 +135,6 @@ impl ZeroKey {
         );
         _mm_crc32_u64(0, _mm_cvtsi128_si64(p) as u64) as u32
     }
-
-    /// The raw register of the CRC of the word `w` (8 bytes, little-endian) from a zero
-    /// register.
-    ///
-    /// # Safety
-    /// The CPU must support SSE4.2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "sse4.2")]
-    pub unsafe fn word(w: u64) -> u32 {
-        std::arch::x86_64::_mm_crc32_u64(0, w) as u32
-    }
 }
 
 /// Base-256 digits of a run of zero words a [`Mender`] appends with one key each: runs of
@@ -362,9 +351,6 @@ mod tests {
                 assert_eq!(got, mat.apply(reg), "len {len} reg {reg:x}");
             }
         }
-        // SAFETY: as above.
-        let w = unsafe { ZeroKey::word(0x0102_0304_0506_0708) };
-        assert_eq!(w, !append(!0, &0x0102_0304_0506_0708u64.to_le_bytes()));
     }
 
     /// A block with a few bytes flipped: its CRC mended equals its CRC taken again, at any

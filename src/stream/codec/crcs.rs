@@ -3,8 +3,7 @@
 //! group, joined with shifts prepared once per codec.
 
 use super::Codec;
-use crate::slice::kernel::Fused64;
-use crate::stream::crc::{Shift, ZeroKey};
+use crate::stream::crc::Shift;
 use crate::stream::format::Blocks;
 use crate::stream::nt;
 
@@ -101,45 +100,6 @@ impl Codec {
         let gd = self.layout.group_data;
         let a = gd / 24 * 8;
         [0, a, 2 * a, gd]
-    }
-
-    /// What correcting a group's received data rows `received` into `fixed` (single-word
-    /// rows; the rows the decoder changed are among the bits of `touched`) does to a CRC-32C
-    /// register that took `received`: the CRC is linear, so the register that takes `fixed`
-    /// instead differs by the CRC of the change alone (from a zero register, without
-    /// inversions), the sum over the changed words of each word's CRC moved past the words
-    /// after it. `fused` shows that the CPU runs the CRC shift keys ([`ZeroKey`]).
-    pub(super) fn crc_of_change(
-        &self,
-        fused: Fused64,
-        received: &[u8],
-        fixed: &[u8],
-        mut touched: u128,
-    ) -> u32 {
-        let _ = fused;
-        assert!(
-            self.word_keys.len() <= 128,
-            "fused groups have at most 128 rows"
-        );
-        let (r, _) = received.as_chunks::<8>();
-        let (f, _) = fixed.as_chunks::<8>();
-        let mut reg = 0;
-        while touched != 0 {
-            let i = touched.trailing_zeros() as usize;
-            touched &= touched - 1;
-            let change = u64::from_le_bytes(r[i]) ^ u64::from_le_bytes(f[i]);
-            if change != 0 {
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: `fused` (`Kernel::fused64`) shows that the CPU has PCLMULQDQ and
-                // SSE4.2.
-                unsafe {
-                    reg ^= self.word_keys[i].apply(ZeroKey::word(change));
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                unreachable!("fused kernels are x86-64 only: {change}");
-            }
-        }
-        reg
     }
 }
 

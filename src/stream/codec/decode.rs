@@ -4,7 +4,7 @@
 use super::crcs::Sums;
 use super::{Codec, Scratch, block_rows, thirds};
 use crate::slice::kernel::{self, V};
-use crate::stream::crc;
+use crate::stream::crc::{self, Mender};
 use crate::stream::format::Blocks;
 
 /// What decoding a chunk found.
@@ -20,36 +20,38 @@ pub struct ChunkStats {
     pub bad_lanes: Vec<(usize, Vec<u64>)>,
 }
 
-/// Where the decoder's corrections go: bit `mask` of byte `at` of a group's data rows (row
-/// `row`) is to be flipped.
+/// Where the decoder's corrections go: bit `mask` of byte `at` of a group's data rows is to
+/// be flipped.
 pub(super) trait Flips {
-    fn flip(&mut self, row: usize, at: usize, mask: u8);
+    fn flip(&mut self, at: usize, mask: u8);
 }
 
-/// Corrections made in place in a group's payload, with the rows they changed (rows past
-/// 127 are not tracked: only the fused kernels, whose groups have at most 128 rows, ask).
-pub(super) struct InPlace<'a> {
-    pub(super) data: &'a mut [u8],
-    pub(super) rows: u128,
-}
-
-impl<'a> InPlace<'a> {
-    pub(super) fn new(data: &'a mut [u8]) -> Self {
-        InPlace { data, rows: 0 }
-    }
-}
-
-impl Flips for InPlace<'_> {
-    fn flip(&mut self, row: usize, at: usize, mask: u8) {
-        self.data[at] ^= mask;
-        self.rows |= 1u128.checked_shl(row as u32).unwrap_or(0);
+/// Corrections made in place in a group's payload.
+impl Flips for [u8] {
+    fn flip(&mut self, at: usize, mask: u8) {
+        self[at] ^= mask;
     }
 }
 
 /// Corrections collected (byte, mask), to be applied later.
 impl Flips for Vec<(usize, u8)> {
-    fn flip(&mut self, _row: usize, at: usize, mask: u8) {
+    fn flip(&mut self, at: usize, mask: u8) {
         self.push((at, mask));
+    }
+}
+
+/// Corrections made in place in a group's payload, with the change they make to the
+/// CRC-32C of its bytes (for the fused kernels, which took the CRC of the bytes received).
+struct Mending<'a> {
+    data: &'a mut [u8],
+    mender: &'a Mender,
+    change: u32,
+}
+
+impl Flips for Mending<'_> {
+    fn flip(&mut self, at: usize, mask: u8) {
+        self.data[at] ^= mask;
+        self.change ^= self.mender.change(0, self.data.len(), &[(at, mask)]);
     }
 }
 
@@ -79,7 +81,7 @@ impl Codec {
                 nz.0[0] |= sy.0[0];
             }
             if !nz.is_zero() {
-                self.fix_block(genc, &mut InPlace::new(o), 0, &s.par, nz, group, stats);
+                self.fix_block(genc, o, 0, &s.par, nz, group, stats);
             }
             return;
         }
@@ -103,7 +105,7 @@ impl Codec {
             if nz.is_zero() {
                 continue;
             }
-            self.fix_block(genc, &mut InPlace::new(o), off, &s.par, nz, group, stats);
+            self.fix_block(genc, o, off, &s.par, nz, group, stats);
         }
     }
 
@@ -167,7 +169,7 @@ impl Codec {
             let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
             let genc = &enc[at * gb..(at + 1) * gb];
             let o = &mut out[at * gd..(at + 1) * gd];
-            self.fix_block(genc, &mut InPlace::new(o), 0, &s.par, nz, first + at, stats);
+            self.fix_block(genc, o, 0, &s.par, nz, first + at, stats);
             at += 1;
         }
     }
@@ -180,7 +182,7 @@ impl Codec {
     pub(super) fn fix_block<const B: usize>(
         &self,
         genc: &[u8],
-        out: &mut impl Flips,
+        out: &mut (impl Flips + ?Sized),
         off: usize,
         syn: &[V<B>],
         nz: V<B>,
@@ -219,7 +221,7 @@ impl Codec {
     pub(super) fn fix_lane(
         &self,
         genc: &[u8],
-        out: &mut impl Flips,
+        out: &mut (impl Flips + ?Sized),
         lane: usize,
         key: u64,
         stats: &mut ChunkStats,
@@ -232,7 +234,7 @@ impl Codec {
         stats.corrected_bits += fix.bits();
         fix.apply(|row| {
             if row < k {
-                out.flip(row, row * rb + byte, mask);
+                out.flip(row * rb + byte, mask);
             }
         })
     }
@@ -290,9 +292,13 @@ impl Codec {
                                 nz.0[0] |= sy.0[0];
                             }
                             if !nz.is_zero() {
-                                let mut o = InPlace::new(&mut out[j * gd..(j + 1) * gd]);
+                                let mut o = Mending {
+                                    data: &mut out[j * gd..(j + 1) * gd],
+                                    mender: self.mender.expect("the fused kernels' features"),
+                                    change: 0,
+                                };
                                 self.fix_block(genc[q], &mut o, 0, &s.par, nz, j, &mut stats);
-                                c[q] ^= self.crc_of_change(fused, edata[q], o.data, o.rows);
+                                c[q] ^= o.change;
                             }
                         }
                     }
@@ -405,8 +411,10 @@ impl Codec {
     }
 }
 
-/// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (a hundred
-/// cycles or so each) rather than takes again from memory (a 64 KiB block).
+/// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (some tens of
+/// cycles each, overlapped) rather than takes again from memory (a 64 KiB block, some
+/// 20 000 cycles): below where the two cost the same, so that garbage costs no more than it
+/// did before mending.
 const MEND_MAX: usize = 256;
 
 /// Reads one word of every 64-byte line of `bytes`, in order, so that they are in cache

@@ -10,7 +10,7 @@
 //! - `crcs`: where the CRC-32C chains run and how they are joined;
 //! - `verdict`: a decoded chunk checked against its tail, and the ranges it reports.
 
-use super::crc::{Mender, Shift, Sse42, ZeroKey};
+use super::crc::{Mender, Shift, Sse42};
 use super::format::{CHECK_BLOCK, Layout};
 use super::nt;
 use crate::code;
@@ -47,11 +47,9 @@ pub struct Codec {
     /// When the CPU has AVX2: the evidence under which the generic group kernels (every
     /// code, depth and block width without a hand-written path) run compiled for AVX2.
     avx2: Option<Avx2>,
-    /// With `fused`: per data word `i` of a group, the key appending the bytes after it
-    /// (`8 (k - 1 - i)` zero bytes), to mend the CRC of a group the decoder fixed.
-    word_keys: Vec<ZeroKey>,
-    /// When decoding on a CPU with PCLMULQDQ and SSE4.2: mends the CRCs of a deep chunk the
-    /// decoder corrected ([`Codec::decode_deep`]).
+    /// When the CPU has PCLMULQDQ and SSE4.2: mends the CRCs the decoder took
+    /// of bytes it then corrected (a deep chunk's check blocks, [`Codec::decode_deep`]; a
+    /// group's CRC chain in the fused kernels, which need the same features).
     mender: Option<&'static Mender>,
 }
 
@@ -164,24 +162,18 @@ impl Codec {
         lens.dedup();
         let shifts = lens.into_iter().map(Shift::new).collect();
         let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
-        let mut codec = Codec {
+        Codec {
             sse42: Sse42::detect(),
             avx2: Avx2::detect(),
             fast,
             fused: kernel.fused64().filter(|_| fast.is_some()),
-            word_keys: Vec::new(),
-            mender: if decoding { Mender::detect() } else { None },
+            mender: Mender::detect(),
             shifts,
             layout,
             kernel,
             r: n - k,
             locator,
-        };
-        if decoding && codec.fused.is_some() {
-            let k = codec.layout.k;
-            codec.word_keys = (0..k).map(|i| ZeroKey::new(8 * (k - 1 - i))).collect();
         }
-        codec
     }
 
     /// Scratch space for the group kernels of lane blocks of `B` words.
