@@ -294,7 +294,9 @@ impl Codec {
                             if !nz.is_zero() {
                                 let mut o = Mending {
                                     data: &mut out[j * gd..(j + 1) * gd],
-                                    mender: self.mender.expect("the fused kernels' features"),
+                                    mender: self
+                                        .mender
+                                        .expect("a decoding codec on the fused kernels' CPU"),
                                     change: 0,
                                 };
                                 self.fix_block(genc[q], &mut o, 0, &s.par, nz, j, &mut stats);

@@ -47,9 +47,10 @@ pub struct Codec {
     /// When the CPU has AVX2: the evidence under which the generic group kernels (every
     /// code, depth and block width without a hand-written path) run compiled for AVX2.
     avx2: Option<Avx2>,
-    /// When the CPU has PCLMULQDQ and SSE4.2: mends the CRCs the decoder took
-    /// of bytes it then corrected (a deep chunk's check blocks, [`Codec::decode_deep`]; a
-    /// group's CRC chain in the fused kernels, which need the same features).
+    /// When decoding on a CPU with PCLMULQDQ and SSE4.2 (an encoder does not build its
+    /// tables): mends the CRCs the decoder took of bytes it then corrected (a deep chunk's
+    /// check blocks, [`Codec::decode_deep`]; a group's CRC chain in the fused kernels, which
+    /// need the same features).
     mender: Option<&'static Mender>,
 }
 
@@ -167,7 +168,7 @@ impl Codec {
             avx2: Avx2::detect(),
             fast,
             fused: kernel.fused64().filter(|_| fast.is_some()),
-            mender: Mender::detect(),
+            mender: if decoding { Mender::detect() } else { None },
             shifts,
             layout,
             kernel,
