@@ -1,5 +1,6 @@
 //! The GFNI paths of [`super::mul_acc_many`]: `VGF2P8MULB` multiplies 64 (or 32) bytes by a
-//! broadcast coefficient in the AES field in one instruction.
+//! broadcast coefficient in the AES field in one instruction. (The path for AVX2 without
+//! GFNI is [`super::nibbles`].)
 //!
 //! Loop order: strips outermost; within a strip, the sources in batches of up to
 //! [`BATCH`] held in registers, and for each batch every destination strip is loaded,
@@ -13,11 +14,11 @@ use super::STRIP;
 use std::arch::x86_64::*;
 
 /// Sources held in registers at a time.
-const BATCH: usize = 4;
+pub(super) const BATCH: usize = 4;
 
 /// Checks the shapes the kernels rely on: every slice `len` bytes, a multiple of [`STRIP`],
 /// and a coefficient per destination and source. Returns `len`.
-fn shape(dsts: &[&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) -> usize {
+pub(super) fn shape(dsts: &[&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) -> usize {
     let len = dsts.first().map_or(0, |d| d.len());
     assert!(len.is_multiple_of(STRIP), "whole strips");
     assert!(dsts.iter().all(|d| d.len() == len) && srcs.iter().all(|s| s.len() == len));
@@ -50,15 +51,20 @@ pub(super) fn avx2(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
 
 /// A destination's coefficients for one batch of sources.
 #[derive(Clone, Copy)]
-struct Row<V> {
+pub(super) struct Row<V> {
     /// All of them 1: a plain XOR.
-    ones: bool,
+    pub(super) ones: bool,
     /// The coefficients, broadcast (unused past the batch's size).
-    cv: [V; BATCH],
+    pub(super) cv: [V; BATCH],
 }
 
 /// The rows of every batch: `rows[batch * dsts + s]`. `splat` broadcasts a coefficient.
-fn rows<V: Copy>(coefs: &[u8], dsts: usize, srcs: usize, splat: impl Fn(u8) -> V) -> Vec<Row<V>> {
+pub(super) fn rows<V: Copy>(
+    coefs: &[u8],
+    dsts: usize,
+    srcs: usize,
+    splat: impl Fn(u8) -> V,
+) -> Vec<Row<V>> {
     let mut rows = Vec::with_capacity(srcs.div_ceil(BATCH) * dsts);
     for j0 in (0..srcs).step_by(BATCH) {
         let b = (srcs - j0).min(BATCH);
@@ -215,108 +221,6 @@ unsafe fn avx2_batch<const B: usize>(
         unsafe {
             _mm256_storeu_si256(d.cast(), a);
             _mm256_storeu_si256(d.add(32).cast(), b);
-        }
-    }
-}
-
-/// The AVX2 path for CPUs without GFNI (whole strips; see [`shape`]).
-pub(super) fn avx2_nibbles(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
-    let len = shape(dsts, srcs, coefs);
-    assert!(super::Kernel::Avx2.available());
-    let dp: Vec<*mut u8> = dsts.iter_mut().map(|d| d.as_mut_ptr()).collect();
-    let sp: Vec<*const u8> = srcs.iter().map(|s| s.as_ptr()).collect();
-    // SAFETY: the CPU has AVX2 (asserted above); every pointer covers `len` bytes (checked
-    // by `shape`), and the destinations are distinct `&mut` slices.
-    unsafe { avx2_nibbles_run(&dp, &sp, coefs, len) }
-}
-
-/// A coefficient `c`'s two 16-entry product tables, `c x` for a low nibble `x` and
-/// `c (x << 4)` for a high one, each in both 128-bit lanes (`VPSHUFB` looks up within a
-/// lane): `c v = lo[v & 15] ^ hi[v >> 4]`, since multiplication distributes over XOR.
-#[derive(Clone, Copy)]
-struct Nibbles {
-    lo: __m256i,
-    hi: __m256i,
-}
-
-/// # Safety
-/// AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn nibbles(c: u8) -> Nibbles {
-    let lo: [u8; 16] = std::array::from_fn(|x| super::mul(c, x as u8));
-    let hi: [u8; 16] = std::array::from_fn(|x| super::mul(c, (x as u8) << 4));
-    // SAFETY: 16 readable bytes each.
-    let (lo, hi) = unsafe {
-        (
-            _mm_loadu_si128(lo.as_ptr().cast()),
-            _mm_loadu_si128(hi.as_ptr().cast()),
-        )
-    };
-    Nibbles {
-        lo: _mm256_broadcastsi128_si256(lo),
-        hi: _mm256_broadcastsi128_si256(hi),
-    }
-}
-
-/// # Safety
-/// AVX2; otherwise as [`avx512_run`].
-#[target_feature(enable = "avx2")]
-unsafe fn avx2_nibbles_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
-    // SAFETY: the CPU has AVX2 (this function's contract).
-    let rows = rows(coefs, dp.len(), sp.len(), |c| unsafe { nibbles(c) });
-    run_batches!(avx2_nibbles_batch, dp, sp, &rows, len);
-}
-
-/// One strip (two 32-byte halves) at offset `o` of `B` sources into every destination, by
-/// nibble table look-ups.
-///
-/// # Safety
-/// As [`avx2_nibbles_run`], with `o + 64 <= len`, `sp.len() == B` and a row per
-/// destination.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn avx2_nibbles_batch<const B: usize>(
-    dp: &[*mut u8],
-    sp: &[*const u8],
-    rows: &[Row<Nibbles>],
-    o: usize,
-) {
-    let mask = _mm256_set1_epi8(0x0f);
-    // Each source's two halves, and their low and high nibbles: [half][source].
-    let mut v = [[_mm256_setzero_si256(); B]; 2];
-    let mut lo = [[_mm256_setzero_si256(); B]; 2];
-    let mut hi = [[_mm256_setzero_si256(); B]; 2];
-    for (j, &p) in sp.iter().enumerate() {
-        for h in 0..2 {
-            // SAFETY: `p + o .. p + o + 64` is inside the source (the caller's contract).
-            let x = unsafe { _mm256_loadu_si256(p.add(o + 32 * h).cast()) };
-            v[h][j] = x;
-            lo[h][j] = _mm256_and_si256(x, mask);
-            hi[h][j] = _mm256_and_si256(_mm256_srli_epi16::<4>(x), mask);
-        }
-    }
-    for (&d, row) in dp.iter().zip(rows) {
-        for h in 0..2 {
-            // SAFETY: `d + o .. d + o + 64` is inside the destination, which nothing else
-            // overlaps (the caller's contract).
-            let d = unsafe { d.add(o + 32 * h) };
-            let mut acc = unsafe { _mm256_loadu_si256(d.cast()) };
-            if row.ones {
-                for x in &v[h] {
-                    acc = _mm256_xor_si256(acc, *x);
-                }
-            } else {
-                for j in 0..B {
-                    let t = row.cv[j];
-                    let p = _mm256_xor_si256(
-                        _mm256_shuffle_epi8(t.lo, lo[h][j]),
-                        _mm256_shuffle_epi8(t.hi, hi[h][j]),
-                    );
-                    acc = _mm256_xor_si256(acc, p);
-                }
-            }
-            // SAFETY: as for the load.
-            unsafe { _mm256_storeu_si256(d.cast(), acc) };
         }
     }
 }
