@@ -7,11 +7,11 @@
 //! Scalar arithmetic goes through exp/log tables with the generator 3 (`x + 1`, a primitive
 //! element for this polynomial; 2 is not). Slices go through [`mul_acc_many`], which adds
 //! `R` linear combinations of `J` source slices into `R` destination slices in one pass over
-//! memory, 64-byte strip by strip (the AVX2 path block by block, [`nibbles`]): each source
-//! strip and each destination strip is read from memory once per call, whatever `R` and `J`. It has four paths, chosen once per process
-//! ([`Kernel::detect`]): AVX-512BW with GFNI, AVX2 with GFNI, AVX2 alone (split-nibble
-//! tables and `VPSHUFB`, for CPUs without GFNI such as AMD Zen 3), and a portable one with a
-//! 256-byte product table per coefficient. [`mul_slow`] (shift and add) is the reference
+//! memory, 64-byte strip by strip (the AVX2 path block by block): each source strip and
+//! each destination strip is read from memory once per call, whatever `R` and `J`. It has
+//! four paths, chosen once per process ([`Kernel::detect`]): AVX-512BW with GFNI, AVX2 with
+//! GFNI, AVX2 alone (split-nibble tables and `VPSHUFB`, for CPUs without GFNI such as AMD
+//! Zen 3), and a portable one with a 256-byte product table per coefficient. [`mul_slow`] (shift and add) is the reference
 //! every path is tested against.
 
 #[cfg(target_arch = "x86_64")]
