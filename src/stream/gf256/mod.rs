@@ -175,11 +175,11 @@ impl Kernel {
     fn strips(self, dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512Gfni => x86::avx512(dsts, srcs, coefs),
+            Kernel::Avx512Gfni => x86::call(self, x86::avx512_run, dsts, srcs, coefs),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Gfni => x86::avx2(dsts, srcs, coefs),
+            Kernel::Avx2Gfni => x86::call(self, x86::avx2_run, dsts, srcs, coefs),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => nibbles::avx2_nibbles(dsts, srcs, coefs),
+            Kernel::Avx2 => x86::call(self, nibbles::run, dsts, srcs, coefs),
             _ => portable(dsts, srcs, coefs),
         }
     }

@@ -19,7 +19,7 @@
 //! registers, and a loop of unknown shape keeps too many of them live.
 
 use super::STRIP;
-use super::x86::{BATCH, Row, rows, shape};
+use super::x86::{BATCH, Row, rows};
 use std::arch::x86_64::*;
 use std::sync::OnceLock;
 
@@ -28,17 +28,6 @@ use std::sync::OnceLock;
 const BLOCK: usize = 32 * STRIP;
 /// Destinations one pass over a block accumulates.
 const GROUP: usize = 4;
-
-/// The AVX2 path for CPUs without GFNI (whole strips; see [`shape`]).
-pub(super) fn avx2_nibbles(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
-    let len = shape(dsts, srcs, coefs);
-    assert!(super::Kernel::Avx2.available());
-    let dp: Vec<*mut u8> = dsts.iter_mut().map(|d| d.as_mut_ptr()).collect();
-    let sp: Vec<*const u8> = srcs.iter().map(|s| s.as_ptr()).collect();
-    // SAFETY: the CPU has AVX2 (asserted above); every pointer covers `len` bytes (checked
-    // by `shape`), and the destinations are distinct `&mut` slices.
-    unsafe { run(&dp, &sp, coefs, len) }
-}
 
 /// A coefficient's two product tables, each in both 128-bit lanes (`VPSHUFB` looks up
 /// within a lane).
@@ -100,7 +89,7 @@ macro_rules! group {
 /// multiple of 64, the destinations overlapping nothing else; `coefs.len() == dp.len() *
 /// sp.len()`.
 #[target_feature(enable = "avx2")]
-unsafe fn run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
+pub(super) unsafe fn run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let t = table();
     // SAFETY: the CPU has AVX2 (this function's contract).
     let rows = rows(coefs, dp.len(), sp.len(), |c| unsafe {

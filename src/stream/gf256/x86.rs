@@ -16,37 +16,35 @@ use std::arch::x86_64::*;
 /// Sources held in registers at a time.
 pub(super) const BATCH: usize = 4;
 
-/// Checks the shapes the kernels rely on: every slice `len` bytes, a multiple of [`STRIP`],
-/// and a coefficient per destination and source. Returns `len`.
-pub(super) fn shape(dsts: &[&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) -> usize {
+/// A path's loop over whole strips: each of `dp` (writable) and `sp` (readable) points to
+/// `len` bytes, `len` a multiple of [`STRIP`], the destinations overlapping nothing else;
+/// `coefs.len() == dp.len() * sp.len()`; the CPU has the path's features.
+pub(super) type Run = unsafe fn(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize);
+
+/// Runs `run`, the loop of path `kernel`, on the slices: checks that the CPU runs `kernel`
+/// and the shapes the loops rely on (every slice of one length, a multiple of [`STRIP`], and
+/// a coefficient per destination and source).
+///
+/// # Panics
+/// When a check fails.
+pub(super) fn call(
+    kernel: super::Kernel,
+    run: Run,
+    dsts: &mut [&mut [u8]],
+    srcs: &[&[u8]],
+    coefs: &[u8],
+) {
+    assert!(kernel.available(), "{kernel:?} does not run on this CPU");
     let len = dsts.first().map_or(0, |d| d.len());
     assert!(len.is_multiple_of(STRIP), "whole strips");
     assert!(dsts.iter().all(|d| d.len() == len) && srcs.iter().all(|s| s.len() == len));
     assert_eq!(coefs.len(), dsts.len() * srcs.len());
-    len
-}
-
-/// The AVX-512BW + GFNI path (whole strips; see [`shape`]).
-pub(super) fn avx512(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
-    let len = shape(dsts, srcs, coefs);
-    assert!(super::Kernel::Avx512Gfni.available());
     let dp: Vec<*mut u8> = dsts.iter_mut().map(|d| d.as_mut_ptr()).collect();
     let sp: Vec<*const u8> = srcs.iter().map(|s| s.as_ptr()).collect();
-    // SAFETY: the CPU has AVX-512F, AVX-512BW and GFNI (asserted above); every pointer
-    // covers `len` bytes (checked by `shape`), and the destinations are distinct `&mut`
-    // slices, so they overlap neither each other nor the sources.
-    unsafe { avx512_run(&dp, &sp, coefs, len) }
-}
-
-/// The AVX2 + GFNI path (whole strips; see [`shape`]).
-pub(super) fn avx2(dsts: &mut [&mut [u8]], srcs: &[&[u8]], coefs: &[u8]) {
-    let len = shape(dsts, srcs, coefs);
-    assert!(super::Kernel::Avx2Gfni.available());
-    let dp: Vec<*mut u8> = dsts.iter_mut().map(|d| d.as_mut_ptr()).collect();
-    let sp: Vec<*const u8> = srcs.iter().map(|s| s.as_ptr()).collect();
-    // SAFETY: the CPU has AVX2 and GFNI (asserted above); every pointer covers `len`
-    // bytes (checked by `shape`), and the destinations are distinct `&mut` slices.
-    unsafe { avx2_run(&dp, &sp, coefs, len) }
+    // SAFETY: the CPU has `kernel`'s features, which are `run`'s (the caller pairs them);
+    // every pointer covers `len` bytes (checked above), and the destinations are distinct
+    // `&mut` slices, so they overlap neither each other nor the sources.
+    unsafe { run(&dp, &sp, coefs, len) }
 }
 
 /// A destination's coefficients for one batch of sources.
@@ -126,7 +124,7 @@ macro_rules! run_batches {
 /// bytes, `len` a multiple of 64, the destinations overlapping nothing else;
 /// `coefs.len() == dp.len() * sp.len()`.
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
-unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
+pub(super) unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let rows = rows(coefs, dp.len(), sp.len(), |c| _mm512_set1_epi8(c as i8));
     run_batches!(avx512_batch, dp, sp, &rows, len);
 }
@@ -170,7 +168,7 @@ unsafe fn avx512_batch<const B: usize>(
 /// # Safety
 /// AVX2 and GFNI; otherwise as [`avx512_run`].
 #[target_feature(enable = "avx2,gfni")]
-unsafe fn avx2_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
+pub(super) unsafe fn avx2_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let rows = rows(coefs, dp.len(), sp.len(), |c| _mm256_set1_epi8(c as i8));
     run_batches!(avx2_batch, dp, sp, &rows, len);
 }
