@@ -464,7 +464,13 @@ impl Kernel {
         par: &mut [V<B>],
         scratch: &mut [V<B>],
     ) {
-        encode_run_block::<B>(avx2, self, data, out, gd, gb, par, scratch);
+        for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+            let (od, op) = o.split_at_mut(gd);
+            parity_block::<B, true>(avx2, self, g, od, par, scratch);
+            for (v, dst) in par.iter().zip(op.chunks_exact_mut(8 * B)) {
+                v.store(dst);
+            }
+        }
     }
 
     /// The clean start of a run of received groups (layout as in [`Kernel::encode_run`]):
@@ -483,44 +489,10 @@ impl Kernel {
         syn: &mut [V<B>],
         scratch: &mut [V<B>],
     ) -> usize {
-        clean_run_block::<B>(avx2, self, enc, out, gd, gb, syn, scratch)
-    }
-
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn encode_run_body<const B: usize>(
-        &self,
-        data: &[u8],
-        out: &mut [u8],
-        gd: usize,
-        gb: usize,
-        par: &mut [V<B>],
-        scratch: &mut [V<B>],
-    ) {
-        for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
-            let (od, op) = o.split_at_mut(gd);
-            self.parity_body::<B, true>(g, od, par, scratch);
-            for (v, dst) in par.iter().zip(op.chunks_exact_mut(8 * B)) {
-                v.store(dst);
-            }
-        }
-    }
-
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn clean_run_body<const B: usize>(
-        &self,
-        enc: &[u8],
-        out: &mut [u8],
-        gd: usize,
-        gb: usize,
-        syn: &mut [V<B>],
-        scratch: &mut [V<B>],
-    ) -> usize {
         let groups = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
         for (i, (e, o)) in groups.enumerate() {
             let (ed, ep) = e.split_at(gd);
-            self.parity_body::<B, true>(ed, o, syn, scratch);
+            parity_block::<B, true>(avx2, self, ed, o, syn, scratch);
             if !add_received(syn, ep, 8 * B, 0).is_zero() {
                 return i;
             }
@@ -665,29 +637,6 @@ cpu::avx2_twins! {
         scratch: &mut [V<B>],
     ) = Kernel::parity_body;
 
-    /// [`Kernel::encode_run`], portable or compiled for AVX2.
-    #[allow(clippy::too_many_arguments)]
-    fn encode_run_block<const B: usize>(
-        k: &Kernel,
-        data: &[u8],
-        out: &mut [u8],
-        gd: usize,
-        gb: usize,
-        par: &mut [V<B>],
-        scratch: &mut [V<B>],
-    ) = Kernel::encode_run_body;
-
-    /// [`Kernel::clean_run`], portable or compiled for AVX2.
-    #[allow(clippy::too_many_arguments)]
-    fn clean_run_block<const B: usize>(
-        k: &Kernel,
-        enc: &[u8],
-        out: &mut [u8],
-        gd: usize,
-        gb: usize,
-        syn: &mut [V<B>],
-        scratch: &mut [V<B>],
-    ) -> usize = Kernel::clean_run_body;
 }
 
 #[cfg(test)]

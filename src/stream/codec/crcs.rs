@@ -7,6 +7,17 @@ use crate::stream::crc::Shift;
 use crate::stream::format::Blocks;
 use crate::stream::nt;
 
+/// Payload bytes of consecutive groups of each third coded before their CRC is taken
+/// (their runs through [`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run) and
+/// [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run)): 8 KiB a third keeps the
+/// three runs in L2 for the CRC and the calls few (1 KiB ran short codes slower, the clean
+/// decoder at about half speed; docs/benchmarks.md).
+const RUN_BYTES: usize = 8192;
+
+/// Encoding groups larger than this goes one group at a time, each kernel beside a third
+/// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`).
+const ENCODE_ONE_ABOVE: usize = 512;
+
 impl Codec {
     /// The operator appending `len` zero bytes to a CRC: prepared for the lengths of a full
     /// chunk, built for others.
@@ -89,10 +100,20 @@ impl Codec {
         }
     }
 
-    /// Groups of each third of a chunk coded before their CRC is taken: one, unless groups
-    /// are so small (short codes) that per-group calls would dominate.
-    pub(super) fn batch(&self) -> usize {
-        (1024 / self.layout.group_data).max(1)
+    /// Groups of each third of a chunk encoded before their CRC is taken: one group of
+    /// more than [`ENCODE_ONE_ABOVE`] bytes (its kernel then overlaps a third of the CRC
+    /// work), else [`RUN_BYTES`] of payload in one kernel call.
+    pub(super) fn encode_batch(&self) -> usize {
+        match self.layout.group_data {
+            gd if gd > ENCODE_ONE_ABOVE => 1,
+            gd => (RUN_BYTES / gd).max(1),
+        }
+    }
+
+    /// Groups of each third of a chunk decoded before their CRC is taken: [`RUN_BYTES`] of
+    /// payload in one call of the clean-run kernel, or one larger group.
+    pub(super) fn decode_batch(&self) -> usize {
+        (RUN_BYTES / self.layout.group_data).max(1)
     }
 
     /// A group's payload cut in three pieces of whole words.

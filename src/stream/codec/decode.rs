@@ -263,9 +263,9 @@ impl Codec {
         let third = full / 3;
         let mut c = [0u32; 3];
         if third > 0 {
-            // Groups from each third, a batch at a time (one group unless they are small),
-            // then the CRC over the three batches just decoded.
-            let batch = self.batch();
+            // Groups from each third, a batch at a time (about 8 KiB of payload, or one
+            // larger group), then the CRC over the three batches just decoded.
+            let batch = self.decode_batch();
             let cut = self.cuts();
             for i in (0..third).step_by(batch) {
                 if B == 1

@@ -125,7 +125,7 @@ impl Codec {
         let cut = self.cuts();
         let mut c = [0u32; 3];
         if third > 0 {
-            let batch = self.batch();
+            let batch = self.encode_batch();
             if batch == 1 || self.fused.is_some() {
                 for i in 0..third {
                     let at = [i, i + third, i + 2 * third];

@@ -144,3 +144,92 @@ fn micro_kernel() {
         );
     }
 }
+
+/// Encode and clean decode of two chunks in cache, ns per group, for the codes in
+/// `TILECODE_MICRO_SPECS` (comma-separated; default a few short ones) at `D = 64`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn micro_codec() {
+    let specs = std::env::var("TILECODE_MICRO_SPECS")
+        .unwrap_or_else(|_| "alien:4x17,alien:5x5,alien:5x33,secded:16".into());
+    for spec in specs.split(',') {
+        let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+        let codec = Codec::new(l.clone(), true);
+        let data = crate::stream::bench::random_payload(2 * l.chunk_size, 1);
+        let groups = 2 * l.chunk_groups;
+        let mut copy = vec![0u8; data.len()];
+        let memcpy = best(groups, || copy.copy_from_slice(std::hint::black_box(&data)));
+        let mut enc = vec![0u8; 2 * l.chunk_bytes];
+        let mut sink = 0u64;
+        let encode = best(groups, || {
+            for (c, o) in data
+                .chunks_exact(l.chunk_size)
+                .zip(enc.chunks_exact_mut(l.chunk_bytes))
+            {
+                sink ^= u64::from(codec.encode_chunk(std::hint::black_box(c), 0, o));
+            }
+        });
+        let mut dec = vec![0u8; 2 * l.chunk_groups * l.group_data];
+        let decode = best(groups, || {
+            for (c, o) in enc
+                .chunks_exact(l.chunk_bytes)
+                .zip(dec.chunks_exact_mut(l.chunk_groups * l.group_data))
+            {
+                sink ^= u64::from(!codec.decode_chunk(c, 0, l.chunk_size, o).ok);
+            }
+        });
+        std::hint::black_box((sink, &copy));
+        println!("{spec} ns/group: memcpy {memcpy:.1}, encode {encode:.1}, decode {decode:.1}");
+    }
+}
+
+/// One group's kernel, in cache: encode's (`parity_copy`) against the clean decoder's
+/// (`clean_run` of one group, and of 64), portable and compiled for AVX2, ns per group,
+/// for `TILECODE_MICRO_SPECS` at `D = 64`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn micro_group_kernels() {
+    let specs = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| "alien:4x17".into());
+    for spec in specs.split(',') {
+        let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+        let codec = Codec::new(l.clone(), true);
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        let data = crate::stream::bench::random_payload(64 * gd, 1);
+        let mut enc = vec![0u8; 64 * gb];
+        codec.encode_groups(&data, &mut enc);
+        let mut s = codec.scratch::<1>();
+        let mut out = vec![0u8; 64 * gd];
+        let mut sink = 0u64;
+        let k = &codec.kernel;
+        let mut line = format!("{spec} ns/group:");
+        for (name, avx2) in [("portable", None), ("avx2", codec.avx2)] {
+            let encode = best(64 * 1000, || {
+                for _ in 0..1000 {
+                    for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gd)) {
+                        k.parity_copy::<1, true>(avx2, g, o, &mut s.par, &mut s.kernel);
+                        sink ^= s.par[0].0[0];
+                    }
+                }
+            });
+            let one = best(64 * 1000, || {
+                for _ in 0..1000 {
+                    for (e, o) in enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd)) {
+                        let (syn, scr) = (&mut s.par, &mut s.kernel);
+                        sink ^= k.clean_run::<1>(avx2, e, o, gd, gb, syn, scr) as u64;
+                    }
+                }
+            });
+            let run = best(64 * 1000, || {
+                for _ in 0..1000 {
+                    let (syn, scr) = (&mut s.par, &mut s.kernel);
+                    sink ^= k.clean_run::<1>(avx2, &enc, &mut out, gd, gb, syn, scr) as u64;
+                }
+            });
+            line += &format!(
+                " {name}: parity_copy {encode:.1}, clean_run of one {one:.1}, of 64 {run:.1};"
+            );
+        }
+        std::hint::black_box(sink);
+        println!("{line}");
+    }
+}

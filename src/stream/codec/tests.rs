@@ -389,3 +389,67 @@ fn exact_decoding_matches_decoding_into_the_area() {
         .tests(200)
         .quickcheck(exact_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
 }
+
+/// Whole chunks of small groups, coded in runs of many groups per kernel call (the clean
+/// run stopping at each damaged group and going on after it): every group's encoded bytes,
+/// decoded bytes and corrections are those of the per-codeword reference.
+#[test]
+fn chunks_of_small_groups_match_the_per_codeword_reference() {
+    for (spec, depth) in [
+        ("alien:3x3", 64),
+        ("alien:5x5", 64),
+        ("alien:4x17", 64),
+        ("secded:16", 64),
+        ("hamming:39", 64),
+        ("alien:5x5", 512),
+        ("alien:3x3", 4096),
+    ] {
+        let code = spec.parse().unwrap();
+        let l = layout(&code, depth);
+        let reference = code::build(&code);
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        let codec = Codec::new(l.clone(), true);
+        for (n, len) in [l.chunk_size, l.chunk_size - 1, 40 * gd + 3]
+            .into_iter()
+            .enumerate()
+        {
+            let data = bytes(n as u64, len);
+            let groups = l.groups_for(len);
+            let mut enc = vec![0u8; groups * gb];
+            codec.encode_chunk(&data, 3, &mut enc);
+            // The last group holds the tail; the others are payload only.
+            let whole = groups - 1;
+            for j in 0..whole {
+                let want = naive::encode_group(reference.as_ref(), depth, &data[j * gd..][..gd]);
+                assert!(
+                    enc[j * gb..][..gb] == want[..],
+                    "{spec} D={depth} {len}: group {j}"
+                );
+            }
+            for (m, ber) in [1e-4, 2e-3].into_iter().enumerate() {
+                let mut noisy = enc.clone();
+                crate::stream::bench::apply_ber(&mut noisy, ber, (7 * n + m) as u64);
+                let mut out = vec![0u8; groups * gd];
+                let got = codec.decode_chunk(&noisy, 3, len, &mut out);
+                let (mut corrected, mut uncorrectable) = (0, 0);
+                for j in 0..groups {
+                    let r = naive::decode_group(reference.as_ref(), depth, &noisy[j * gb..][..gb]);
+                    corrected += r.corrected_bits;
+                    uncorrectable += r.uncorrectable.len() as u64;
+                    if j < whole {
+                        assert!(out[j * gd..][..gd] == r.data[..], "{spec} {len} {ber}: {j}");
+                    }
+                }
+                let s = &got.stats;
+                let what = format!("{spec} D={depth} {len} BER {ber}");
+                assert_eq!(s.corrected_bits, corrected, "{what}");
+                assert_eq!(s.uncorrectable, uncorrectable, "{what}");
+                assert_eq!(s.codewords, (groups * depth) as u64, "{what}");
+                assert!(
+                    corrected + uncorrectable > 0,
+                    "{what}: damage reached the decoder"
+                );
+            }
+        }
+    }
+}
