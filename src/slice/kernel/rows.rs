@@ -94,22 +94,24 @@ pub(super) fn grid_row<const B: usize, const C: usize>(
 }
 
 /// One grid row of a Hamming code with data rows at columns `O..O + L`: adds each row to
-/// its column and returns their sum (copying the rows to `seg.1` when `COPY`).
+/// its column and returns their sum (copying the rows to `seg.1` when `COPY`). Row by row,
+/// as [`grid_row`]: a whole row of lane blocks held as one array (512 bytes at `B = 8`) was
+/// moved through `memcpy` calls.
 #[inline(always)]
 pub(super) fn hamming_row<const B: usize, const O: usize, const L: usize, const COPY: bool>(
     (src, dst): (&[Block<B>], &mut [Block<B>]),
     cols: &mut [V<B>; 8],
 ) -> V<B> {
     let src: &[Block<B>; L] = src.try_into().expect("L rows");
-    let x: [V<B>; L] = std::array::from_fn(|j| V::from_block(&src[j]));
-    if COPY {
-        let dst: &mut [Block<B>; L] = dst.try_into().expect("L rows");
-        *dst = x.map(V::to_block);
-    }
+    let mut dst: Option<&mut [Block<B>; L]> = COPY.then(|| dst.try_into().expect("L rows"));
     let mut acc = V::zero();
-    for (c, x) in cols[O..O + L].iter_mut().zip(x) {
+    for j in 0..L {
+        let x = V::from_block(&src[j]);
+        if let Some(d) = dst.as_deref_mut() {
+            d[j] = x.to_block();
+        }
         acc ^= x;
-        *c ^= x;
+        cols[O + j] ^= x;
     }
     acc
 }

@@ -150,15 +150,16 @@ fn micro_kernel() {
 }
 
 /// Encode, clean decode and decode at BER 1e-4 of two chunks in cache, ns per group, for
-/// the codes in `TILECODE_MICRO_SPECS` (comma-separated; default a few short ones) at
-/// `D = 64`.
+/// the codes in `TILECODE_MICRO_SPECS` (comma-separated; default a few short ones) at depth
+/// `TILECODE_MICRO_DEPTH` (default 64).
 #[test]
 #[ignore = "a measurement, not a check"]
 fn micro_codec() {
     let specs = std::env::var("TILECODE_MICRO_SPECS")
         .unwrap_or_else(|_| "alien:4x17,alien:5x5,alien:5x33,secded:16".into());
+    let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(64, |d| d.parse().unwrap());
     for spec in specs.split(',') {
-        let l = Layout::new(&spec.parse().unwrap(), 64, 0).unwrap();
+        let l = Layout::new(&spec.parse().unwrap(), depth, 0).unwrap();
         let codec = Codec::new(l.clone(), true);
         let data = crate::stream::bench::random_payload(2 * l.chunk_size, 1);
         let mut copy = vec![0u8; data.len()];
