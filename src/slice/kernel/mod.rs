@@ -451,8 +451,8 @@ impl Kernel {
 
     /// Encodes a run of groups whose rows are one lane block each (`8 B` bytes): each group's
     /// `gd` bytes of data rows in `data` are copied to the start of its `gb` bytes in `out`,
-    /// its parity rows written after them. One call for many small groups, so that the
-    /// kernel's setup is not paid per group.
+    /// its parity rows written after them, through the group kernel ([`Kernel::parity_copy`])
+    /// one group at a time.
     #[allow(clippy::too_many_arguments)]
     pub fn encode_run<const B: usize>(
         &self,
