@@ -11,8 +11,8 @@
 //! each destination strip is read from memory once per call, whatever `R` and `J`. It has
 //! four paths, chosen once per process ([`Kernel::detect`]): AVX-512BW with GFNI, AVX2 with
 //! GFNI, AVX2 alone (split-nibble tables and `VPSHUFB`, for CPUs without GFNI such as AMD
-//! Zen 3), and a portable one with a 256-byte product table per coefficient. [`mul_slow`] (shift and add) is the reference
-//! every path is tested against.
+//! Zen 3), and a portable one with a 256-byte product table per coefficient. [`mul_slow`]
+//! (shift and add) is the reference every path is tested against.
 
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
