@@ -18,6 +18,9 @@ pub struct Features {
     pub sse42: bool,
     /// PCLMULQDQ (carry-less multiplication: CRC shifts).
     pub pclmulqdq: bool,
+    /// VPCLMULQDQ (carry-less multiplication in every 128-bit lane of a vector: CRC
+    /// folding).
+    pub vpclmulqdq: bool,
     /// POPCNT.
     pub popcnt: bool,
     /// AVX2.
@@ -39,6 +42,7 @@ impl Features {
             Features {
                 sse42: has!("sse4.2"),
                 pclmulqdq: has!("pclmulqdq"),
+                vpclmulqdq: has!("vpclmulqdq"),
                 popcnt: has!("popcnt"),
                 avx2: has!("avx2"),
                 avx512f: has!("avx512f"),

@@ -3,7 +3,7 @@
 //! group, joined with shifts prepared once per codec.
 
 use super::Codec;
-use crate::stream::crc::Shift;
+use crate::stream::crc::{self, Shift};
 use crate::stream::format::Blocks;
 use crate::stream::nt;
 
@@ -105,7 +105,7 @@ impl Codec {
     /// work), else [`RUN_BYTES`] of payload in one kernel call.
     pub(super) fn encode_batch(&self) -> usize {
         match self.layout.group_data {
-            gd if gd > ENCODE_ONE_ABOVE => 1,
+            gd if gd > ENCODE_ONE_ABOVE && !crc::folding() => 1,
             gd => (RUN_BYTES / gd).max(1),
         }
     }

@@ -5,9 +5,32 @@
 //! bytes to a CRC register. Every full chunk has the same length, so its operator is built
 //! once per stream (a 32 x 32 matrix over GF(2), by repeated squaring) and applied in 32 steps.
 
-/// `crc32c(prefix ++ data)` from `crc32c(prefix)`.
+#[cfg(target_arch = "x86_64")]
+mod fold;
+
+/// Whether [`append`] folds with 512-bit carry-less multiplications on this CPU (for
+/// pieces of [`fold::MIN_LEN`] bytes or more): then three pieces one after the other are
+/// faster than the CRC instruction's three chains ([`append3`]), and the codec takes its
+/// CRCs over runs of groups rather than beside each group's kernel.
+pub fn folding() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return fold::Fold::detect().is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// `crc32c(prefix ++ data)` from `crc32c(prefix)`: by folding with 512-bit carry-less
+/// multiplications where the CPU has them and `data` is [`fold::MIN_LEN`] bytes or more
+/// (about twice the speed of the CRC instruction's three chains), else with the
+/// `crc32c` crate.
 #[inline]
 pub fn append(crc: u32, data: &[u8]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if data.len() >= fold::MIN_LEN
+        && let Some(f) = fold::Fold::detect()
+    {
+        return fold::append(f, crc, data);
+    }
     crc32c::crc32c_append(crc, data)
 }
 
@@ -39,6 +62,9 @@ pub fn append3(sse42: Option<Sse42>, crcs: [u32; 3], a: &[u8], b: &[u8], c: &[u8
     );
     #[cfg(target_arch = "x86_64")]
     {
+        if a.len() >= fold::MIN_LEN && folding() {
+            return [append(crcs[0], a), append(crcs[1], b), append(crcs[2], c)];
+        }
         if sse42.is_some() {
             // SAFETY: `sse42` (`Sse42::detect`) shows that the CPU supports SSE4.2.
             return unsafe { append3_sse42(crcs, a, b, c) };

@@ -1,0 +1,170 @@
+//! CRC-32C by carry-less folding with 512-bit registers (AVX-512 and VPCLMULQDQ), for pieces
+//! of a few hundred bytes up: what [`super::append`] runs where the CPU has them.
+//!
+//! Read a message as a polynomial over GF(2) whose first bit (bit 0 of byte 0) has the
+//! highest degree. The raw CRC register after a message `M` from register 0 is
+//! `M x^32 mod P`, so a 16-byte block `X` that has `d` more bytes after its start may be
+//! replaced by any 16-byte `Y` with `Y = X x^(8 d) mod P` added into the 16 bytes that
+//! start `d` bytes later: the register at the end is the same. With `X = X_lo x^64 + X_hi`
+//! (`X_lo` the first eight bytes) and the carry-less product of two reflected 64-bit values
+//! `a b x` (the product of two 64-bit values is one bit short of 128), the fold is
+//! `Y = clmul(X_lo, x^(8 d + 63)) + clmul(X_hi, x^(8 d - 1))`, each constant reduced mod
+//! `P` to 32 bits ([`Keys::at`]). Four 512-bit registers fold 256 bytes at a time, then
+//! fold into one, one into a 128-bit lane, and the CRC instruction takes the last lane
+//! and the bytes after it. A register `s` to start from is added into the first four
+//! bytes, which is the same as starting from it.
+
+use super::x_pow;
+use std::arch::x86_64::*;
+use std::sync::OnceLock;
+
+/// The shortest piece the folding path takes; shorter ones take the CRC instruction.
+pub const MIN_LEN: usize = 256;
+
+/// Evidence that the CPU runs [`append`]: AVX-512F, VPCLMULQDQ and SSE4.2, by
+/// [`crate::cpu::features`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fold(());
+
+impl Fold {
+    /// The evidence when the CPU has the features.
+    pub fn detect() -> Option<Fold> {
+        let f = crate::cpu::features();
+        (f.avx512f && f.vpclmulqdq && f.sse42).then_some(Fold(()))
+    }
+}
+
+/// The fold constants for a distance of `d` bytes, as a 128-bit lane `[lo, hi]`.
+fn lane(d: u64) -> [u64; 2] {
+    [
+        u64::from(x_pow(8 * d + 63)) << 32,
+        u64::from(x_pow(8 * d - 1)) << 32,
+    ]
+}
+
+/// The constants of every distance the fold uses, computed once.
+struct Keys {
+    /// 256 bytes in every lane (four registers ahead).
+    by256: [u64; 8],
+    /// 192, 128 and 64 bytes: three registers into the fourth.
+    by192: [u64; 8],
+    by128: [u64; 8],
+    by64: [u64; 8],
+    /// 48, 32 and 16 bytes in lanes 0, 1 and 2: a register's lanes into its last.
+    lanes: [u64; 8],
+    /// 16 bytes: a lane into the next.
+    by16: [u64; 2],
+}
+
+impl Keys {
+    fn get() -> &'static Keys {
+        static KEYS: OnceLock<Keys> = OnceLock::new();
+        KEYS.get_or_init(|| {
+            let all = |d| {
+                let [lo, hi] = lane(d);
+                [lo, hi, lo, hi, lo, hi, lo, hi]
+            };
+            let [a, b, c] = [48, 32, 16].map(lane);
+            Keys {
+                by256: all(256),
+                by192: all(192),
+                by128: all(128),
+                by64: all(64),
+                lanes: [a[0], a[1], b[0], b[1], c[0], c[1], 0, 0],
+                by16: lane(16),
+            }
+        })
+    }
+}
+
+/// `crc32c(prefix ++ data)` from `crc32c(prefix)`, for `data` of at least [`MIN_LEN`]
+/// bytes.
+pub fn append(fold: Fold, crc: u32, data: &[u8]) -> u32 {
+    assert!(
+        data.len() >= MIN_LEN,
+        "folding takes {MIN_LEN} bytes or more"
+    );
+    let _ = fold;
+    // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2.
+    unsafe { append_avx512(Keys::get(), !crc, data) }
+}
+
+#[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
+fn append_avx512(keys: &Keys, reg: u32, data: &[u8]) -> u32 {
+    // SAFETY (every load below): each reads 64 or 16 bytes inside `data`, from a pointer
+    // that the loop bounds keep at least that far from its end.
+    let load = |at: usize| unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
+    let key = |k: &[u64; 8]| unsafe { _mm512_loadu_si512(k.as_ptr().cast()) };
+    let fold = |x: __m512i, k: __m512i, y: __m512i| {
+        let lo = _mm512_clmulepi64_epi128::<0x00>(x, k);
+        let hi = _mm512_clmulepi64_epi128::<0x11>(x, k);
+        _mm512_ternarylogic_epi64::<0x96>(lo, hi, y)
+    };
+    let len = data.len();
+    let mut x = [load(0), load(64), load(128), load(192)];
+    x[0] = _mm512_xor_si512(x[0], _mm512_zextsi128_si512(_mm_cvtsi32_si128(reg as i32)));
+    let mut at = 256;
+    let k = key(&keys.by256);
+    while at + 256 <= len {
+        for (i, x) in x.iter_mut().enumerate() {
+            *x = fold(*x, k, load(at + 64 * i));
+        }
+        at += 256;
+    }
+    let mut v = fold(x[0], key(&keys.by192), x[3]);
+    v = fold(x[1], key(&keys.by128), v);
+    v = fold(x[2], key(&keys.by64), v);
+    let k = key(&keys.by64);
+    while at + 64 <= len {
+        v = fold(v, k, load(at));
+        at += 64;
+    }
+    // The four lanes into the last one.
+    let t = fold(v, key(&keys.lanes), _mm512_setzero_si512());
+    let mut w = _mm512_extracti32x4_epi32::<3>(v);
+    w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<0>(t));
+    w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<1>(t));
+    w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<2>(t));
+    // SAFETY: as above.
+    let k16 = unsafe { _mm_loadu_si128(keys.by16.as_ptr().cast()) };
+    while at + 16 <= len {
+        let lo = _mm_clmulepi64_si128::<0x00>(w, k16);
+        let hi = _mm_clmulepi64_si128::<0x11>(w, k16);
+        // SAFETY: as above.
+        let y = unsafe { _mm_loadu_si128(data.as_ptr().add(at).cast()) };
+        w = _mm_xor_si128(_mm_xor_si128(lo, hi), y);
+        at += 16;
+    }
+    let mut r = _mm_crc32_u64(0, _mm_cvtsi128_si64(w) as u64);
+    r = _mm_crc32_u64(r, _mm_extract_epi64::<1>(w) as u64);
+    let mut r = r as u32;
+    for &b in &data[at..] {
+        r = _mm_crc32_u8(r, b);
+    }
+    !r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_matches_the_crc_instruction_at_every_length_and_start() {
+        let Some(fold) = Fold::detect() else {
+            eprintln!("no AVX-512 VPCLMULQDQ here: nothing to check");
+            return;
+        };
+        let data: Vec<u8> = (0..5000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for len in (MIN_LEN..1100).chain([2047, 2048, 4096, 4099, 4999]) {
+            for start in [0, 1, 7, 13] {
+                let d = &data[start..(start + len).min(data.len())];
+                for crc in [0, 0xDEAD_BEEF] {
+                    let want = crc32c::crc32c_append(crc, d);
+                    assert_eq!(append(fold, crc, d), want, "len {} start {start}", d.len());
+                }
+            }
+        }
+    }
+}
