@@ -18,6 +18,7 @@
 use crate::code::{BlockCode, Spec};
 use crate::cpu::{self, Avx2};
 use crate::game::alien::Shape;
+use crate::slice::prefetch;
 
 mod block;
 mod rows;
@@ -465,6 +466,8 @@ impl Kernel {
         scratch: &mut [V<B>],
     ) {
         for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
+            prefetch::read(g.as_ptr(), gd);
+            prefetch::write(o.as_ptr(), gb);
             let (od, op) = o.split_at_mut(gd);
             parity_block::<B, true>(avx2, self, g, od, par, scratch);
             for (v, dst) in par.iter().zip(op.chunks_exact_mut(8 * B)) {
@@ -491,6 +494,8 @@ impl Kernel {
     ) -> usize {
         let groups = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
         for (i, (e, o)) in groups.enumerate() {
+            prefetch::read(e.as_ptr(), gb);
+            prefetch::write(o.as_ptr(), gd);
             let (ed, ep) = e.split_at(gd);
             parity_block::<B, true>(avx2, self, ed, o, syn, scratch);
             if !add_received(syn, ep, 8 * B, 0).is_zero() {

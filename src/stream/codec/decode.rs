@@ -4,6 +4,7 @@
 use super::crcs::Sums;
 use super::{Codec, Scratch, block_rows, thirds};
 use crate::slice::kernel::{self, V};
+use crate::slice::prefetch;
 use crate::stream::crc::{self, Mender};
 use crate::stream::format::Blocks;
 
@@ -69,6 +70,8 @@ impl Codec {
     ) {
         let l = &self.layout;
         let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        prefetch::read(genc.as_ptr(), genc.len());
+        prefetch::write(o.as_ptr(), o.len());
         let (edata, epar) = genc.split_at(gd);
         stats.codewords += l.interleave as u64;
         if B == 1
@@ -275,6 +278,10 @@ impl Codec {
                     // the received data rows, then mended for any group the decoder fixed.
                     for i in i..(i + batch).min(third) {
                         let at = [i, i + third, i + 2 * third];
+                        for j in at {
+                            prefetch::read(enc[j * gb..].as_ptr(), gb);
+                            prefetch::write(out[j * gd..].as_ptr(), gd);
+                        }
                         let genc = at.map(|j| &enc[j * gb..(j + 1) * gb]);
                         let o = thirds(&mut out[i * gd..], third * gd, gd);
                         let edata = genc.map(|g| &g[..gd]);

@@ -2,6 +2,7 @@
 //! that streams a one-group chunk past the caches.
 
 use super::{Codec, Scratch, block_rows, fill_region, thirds};
+use crate::slice::prefetch;
 use crate::stream::crc;
 use crate::stream::format::{Blocks, TAIL, tail_bytes, tail_bytes_v2};
 use crate::stream::nt;
@@ -12,6 +13,8 @@ impl Codec {
     pub(super) fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
         let l = &self.layout;
         let (gd, rb) = (l.group_data, l.row_bytes);
+        prefetch::read(g.as_ptr(), gd);
+        prefetch::write(o.as_ptr(), o.len());
         let (odata, opar) = o.split_at_mut(gd);
         if let Some(fast) = self.fast
             && self
@@ -130,6 +133,10 @@ impl Codec {
                 for i in 0..third {
                     let at = [i, i + third, i + 2 * third];
                     if let Some(fused) = self.fused {
+                        for j in at {
+                            prefetch::read(data[j * gd..].as_ptr(), gd);
+                            prefetch::write(out[j * gb..].as_ptr(), gb);
+                        }
                         let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
                         let [o0, o1, o2] = thirds(&mut out[i * gb..], third * gb, gb);
                         let (d0, p0) = o0.split_at_mut(gd);
