@@ -10,7 +10,7 @@ use super::format::{
 };
 use super::frame::{FRAME, Frame, Kind, StripeShape};
 use super::parallel::{self, Workers};
-use super::stripe::{Plan, StripeEncoder, shard_bytes};
+use super::stripe::{Partial, Plan, StripeEncoder, shard_bytes};
 use crate::error::Result;
 
 /// Encoder state: header, chunks (with their frames and recovery chunks in version 2), end.
@@ -130,12 +130,27 @@ impl EncodeCore {
             let n = rest.len().div_ceil(cs).min(self.batch()).min(room);
             let (batch, after) = rest.split_at((n * cs).min(rest.len()));
             let chunks: Vec<&[u8]> = batch.chunks(cs).collect();
-            self.encode_batch(&chunks, out);
-            if let Some(st) = &mut self.stripes {
-                st.add_many_on(&chunks, &self.workers)?;
-                if st.full() {
-                    self.recovery_chunks(out)?;
+            let jobs = parallel::runs(chunks.len(), self.workers.parts()).len();
+            // The stripe taken out for the batch, so that its jobs can fill its accumulators
+            // while the encoder's other fields are borrowed.
+            let mut stripes = self.stripes.take();
+            let result = match &mut stripes {
+                Some(st) if st.partials_fit(jobs) => st
+                    .partials(chunks.len(), jobs)
+                    .map(|p| self.encode_batch(&chunks, p, out)),
+                Some(st) => {
+                    self.encode_batch(&chunks, Vec::new(), out);
+                    st.add_many_on(&chunks, &self.workers)
                 }
+                None => {
+                    self.encode_batch(&chunks, Vec::new(), out);
+                    Ok(())
+                }
+            };
+            self.stripes = stripes;
+            result?;
+            if self.stripes.as_ref().is_some_and(|st| st.full()) {
+                self.recovery_chunks(out)?;
             }
             rest = after;
         }
@@ -143,9 +158,10 @@ impl EncodeCore {
     }
 
     /// Appends consecutive data chunks, each with its frame (version 2) and groups: the
-    /// chunks are coded in runs ([`Workers::parts`]), each into its own part of `out`; their CRCs
-    /// are then joined into the stream's in order.
-    fn encode_batch(&mut self, chunks: &[&[u8]], out: &mut Buf) {
+    /// chunks are coded in runs ([`Workers::parts`]), each into its own part of `out` and,
+    /// when `partials` has a set per run, into that set of recovery accumulators; their
+    /// CRCs are then joined into the stream's in order.
+    fn encode_batch(&mut self, chunks: &[&[u8]], partials: Vec<Partial<'_>>, out: &mut Buf) {
         let l = &self.codec.layout;
         let frame = (!self.v1()).then(|| self.frame(Kind::Data));
         let head = if frame.is_some() { FRAME } else { 0 };
@@ -155,12 +171,14 @@ impl EncodeCore {
             .collect();
         let mut dst = out.grow(sizes.iter().sum());
         let mut jobs = Vec::new();
+        let mut partials = partials.into_iter();
         for run in parallel::runs(chunks.len(), self.workers.parts()) {
             let (mine, after) = dst.split_at_mut(sizes[run.clone()].iter().sum());
             dst = after;
             let (codec, first) = (&self.codec, self.index + run.start as u64);
+            let acc = partials.next().map(|p| (p, run.start));
             let (data, sizes) = (&chunks[run.clone()], &sizes[run]);
-            jobs.push(move || encode_run(codec, frame, first, data, sizes, mine));
+            jobs.push(move || encode_run(codec, frame, first, data, sizes, acc, mine));
         }
         let crcs = self.workers.run(jobs);
         for (c, crc) in chunks.iter().zip(crcs.into_iter().flatten()) {
@@ -242,14 +260,16 @@ impl EncodeCore {
 }
 
 /// Encodes consecutive chunks numbered from `first` into `out`, each taking its `sizes`
-/// bytes: its frame (when `frame` is the stream's data frame) and its groups. Returns the
-/// chunks' CRC-32Cs.
+/// bytes: its frame (when `frame` is the stream's data frame) and its groups, and, with
+/// `acc` (a set of recovery accumulators and the batch position of the first chunk), adds
+/// them into the set after them, while they are in cache. Returns the chunks' CRC-32Cs.
 fn encode_run(
     codec: &Codec,
     frame: Option<Frame>,
     first: u64,
     chunks: &[&[u8]],
     sizes: &[usize],
+    mut acc: Option<(Partial<'_>, usize)>,
     mut out: &mut [u8],
 ) -> Vec<u32> {
     let mut crcs = Vec::with_capacity(chunks.len());
@@ -265,6 +285,9 @@ fn encode_run(
             dst = body;
         }
         crcs.push(codec.encode_chunk(data, index, dst));
+    }
+    if let Some((p, at)) = &mut acc {
+        p.add(*at, chunks);
     }
     crcs
 }

@@ -162,6 +162,9 @@ pub struct StripeEncoder {
     coefs: Vec<u8>,
     /// The `R` recovery shards of the current stripe so far.
     acc: Vec<Vec<u8>>,
+    /// Sets of `R` accumulators that jobs fill in parallel ([`StripeEncoder::partials`]),
+    /// added into `acc` when the stripe ends; empty until a caller asks for them.
+    partial: Vec<Vec<Vec<u8>>>,
     added: usize,
     /// Coefficients of the chunks of one [`StripeEncoder::add_many`] call.
     batch: Vec<u8>,
@@ -189,6 +192,7 @@ impl StripeEncoder {
             chunk_size,
             coefs,
             acc: vec![vec![0u8; shard_bytes(chunk_size)]; plan.recovery],
+            partial: Vec::new(),
             added: 0,
             batch: Vec::new(),
         })
@@ -268,11 +272,59 @@ impl StripeEncoder {
         Ok(())
     }
 
+    /// Whether `jobs` sets of partial accumulators ([`StripeEncoder::partials`]) fit
+    /// [`PARTIAL_BYTES`].
+    pub fn partials_fit(&self, jobs: usize) -> bool {
+        jobs * self.acc.len() * shard_bytes(self.chunk_size) <= PARTIAL_BYTES
+    }
+
+    /// Takes the next `n` data chunks of the stripe into `jobs` sets of accumulators, one
+    /// per job, which the jobs fill in parallel as they encode their chunks
+    /// ([`Partial::add`], each chunk into one set, any set): a chunk is multiplied into
+    /// them while it is still in its core's cache, and no second pass over the batch is
+    /// needed. The sets are added into the recovery shards when the stripe ends; addition
+    /// is XOR, so the shards are the same whichever set took which chunk.
+    pub fn partials(&mut self, n: usize, jobs: usize) -> Result<Vec<Partial<'_>>> {
+        let room = self.plan.stripe - self.added;
+        if n > room {
+            return Err(Error::Limit {
+                what: format!("{n} more chunks in a stripe"),
+                reason: format!("expected at most {room}"),
+            });
+        }
+        let shard = shard_bytes(self.chunk_size);
+        while self.partial.len() < jobs {
+            self.partial
+                .push(vec![vec![0u8; shard]; self.plan.recovery]);
+        }
+        let (k, first, limit) = (self.plan.stripe, self.added, self.chunk_size);
+        self.added += n;
+        let coefs = &self.coefs;
+        Ok(self.partial[..jobs]
+            .iter_mut()
+            .map(|acc| Partial {
+                acc,
+                coefs,
+                k,
+                first,
+                limit,
+            })
+            .collect())
+    }
+
     /// Ends the stripe: hands the first `R'` recovery shards to `emit` (with their numbers),
     /// then starts a new stripe. Returns `R'` (zero for an empty stripe).
     pub fn finish(&mut self, mut emit: impl FnMut(usize, &[u8]) -> Result<()>) -> Result<usize> {
         if self.added == 0 {
             return Ok(0);
+        }
+        if !self.partial.is_empty() {
+            let ones = vec![1u8; self.partial.len()];
+            for (s, a) in self.acc.iter_mut().enumerate() {
+                let sets: Vec<&[u8]> = self.partial.iter().map(|p| &p[s][..]).collect();
+                gf256::mul_acc_many(&mut [&mut a[..]], &sets, &ones);
+            }
+            self.partial.iter_mut().flatten().for_each(|p| p.fill(0));
         }
         let count = self.plan.recovery_for(self.added);
         for (i, shard) in self.acc.iter().take(count).enumerate() {
@@ -283,6 +335,46 @@ impl StripeEncoder {
         }
         self.added = 0;
         Ok(count)
+    }
+}
+
+/// The most bytes the partial accumulators of [`StripeEncoder::partials`] may take
+/// (`jobs * R * shard`): 2 threads at the default 2 % take 512 KiB; where they would take
+/// more (many threads, many recovery chunks) the encoder adds each batch in a pass of
+/// its own ([`StripeEncoder::add_many_on`]).
+pub const PARTIAL_BYTES: usize = 8 << 20;
+
+/// One job's set of accumulators for a run of a stripe's data chunks
+/// ([`StripeEncoder::partials`]).
+pub struct Partial<'a> {
+    acc: &'a mut [Vec<u8>],
+    coefs: &'a [u8],
+    k: usize,
+    /// The stripe position of the batch's first chunk.
+    first: usize,
+    /// The chunk size (the longest payload).
+    limit: usize,
+}
+
+impl Partial<'_> {
+    /// Multiplies consecutive chunks of the batch, from chunk `j` (stripe position
+    /// `first + j`), `payloads`, into this set, in one pass over it.
+    ///
+    /// # Panics
+    /// When a payload is longer than a chunk.
+    pub fn add(&mut self, j: usize, payloads: &[&[u8]]) {
+        assert!(
+            payloads.iter().all(|p| p.len() <= self.limit),
+            "payloads of at most a chunk"
+        );
+        let i = self.first + j;
+        let n = payloads.len();
+        let coefs: Vec<u8> = (0..self.acc.len())
+            .flat_map(|s| &self.coefs[s * self.k + i..s * self.k + i + n])
+            .copied()
+            .collect();
+        let mut dsts: Vec<&mut [u8]> = self.acc.iter_mut().map(|a| &mut a[..]).collect();
+        gf256::mul_acc_many(&mut dsts, payloads, &coefs);
     }
 }
 
@@ -438,29 +530,49 @@ mod tests {
         rng: &mut ChaCha20Rng,
     ) -> Vec<(usize, Vec<u8>)> {
         let mut enc = StripeEncoder::new(plan, cs).unwrap();
-        let mut at = 0;
-        while at < chunks.len() {
-            let n = rng.gen_range(1..=4).min(chunks.len() - at);
-            let batch: Vec<&[u8]> = chunks[at..at + n].iter().map(|c| &c[..]).collect();
-            if n == 1 {
-                enc.add(batch[0]).unwrap();
-            } else {
-                enc.add_many(&batch).unwrap();
+        let mut first = Vec::new();
+        // The same stripe twice through one encoder: the second starts from zero, its
+        // partial accumulators included.
+        for round in 0..2 {
+            let mut at = 0;
+            while at < chunks.len() {
+                let n = rng.gen_range(1..=4).min(chunks.len() - at);
+                let batch: Vec<&[u8]> = chunks[at..at + n].iter().map(|c| &c[..]).collect();
+                match rng.gen_range(0..3) {
+                    0 if n == 1 => enc.add(batch[0]).unwrap(),
+                    0 | 1 => enc.add_many(&batch).unwrap(),
+                    _ => {
+                        // Runs of the batch into sets of partial accumulators, any run
+                        // into any set.
+                        let jobs = rng.gen_range(1..=3);
+                        let mut sets = enc.partials(n, jobs).unwrap();
+                        let mut j = 0;
+                        while j < n {
+                            let m = rng.gen_range(1..=n - j);
+                            sets[rng.gen_range(0..jobs)].add(j, &batch[j..j + m]);
+                            j += m;
+                        }
+                    }
+                }
+                at += n;
+                assert_eq!(enc.added(), at);
             }
-            at += n;
-            assert_eq!(enc.added(), at);
+            assert_eq!(enc.full(), chunks.len() == plan.stripe);
+            let mut rec = Vec::new();
+            let count = enc
+                .finish(|i, s| {
+                    rec.push((i, s.to_vec()));
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(count, plan.recovery_for(chunks.len()));
+            assert_eq!(rec.len(), count);
+            if round == 1 {
+                assert_eq!(rec, first, "the second stripe as the first");
+            }
+            first = rec;
         }
-        assert_eq!(enc.full(), chunks.len() == plan.stripe);
-        let mut rec = Vec::new();
-        let count = enc
-            .finish(|i, s| {
-                rec.push((i, s.to_vec()));
-                Ok(())
-            })
-            .unwrap();
-        assert_eq!(count, plan.recovery_for(chunks.len()));
-        assert_eq!(rec.len(), count);
-        rec
+        first
     }
 
     #[test]
