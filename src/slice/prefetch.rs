@@ -14,14 +14,7 @@ pub const AHEAD: usize = 4096;
 #[inline(always)]
 pub fn read(p: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        for o in (0..len).step_by(64) {
-            // SAFETY: a prefetch is a hint: it never faults, whatever the address
-            // (`wrapping_add` makes none of it a dereference).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(AHEAD + o).cast()) };
-        }
-    }
+    lines::<{ std::arch::x86_64::_MM_HINT_T0 }>(p, len);
     let _ = (p, len);
 }
 
@@ -30,12 +23,17 @@ pub fn read(p: *const u8, len: usize) {
 #[inline(always)]
 pub fn write(p: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        for o in (0..len).step_by(64) {
-            // SAFETY: as in `read`.
-            unsafe { _mm_prefetch::<_MM_HINT_ET0>(p.wrapping_add(AHEAD + o).cast()) };
-        }
-    }
+    lines::<{ std::arch::x86_64::_MM_HINT_ET0 }>(p, len);
     let _ = (p, len);
+}
+
+/// The lines of `[p + AHEAD, p + AHEAD + len)` with the prefetch hint `HINT`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lines<const HINT: i32>(p: *const u8, len: usize) {
+    for o in (0..len).step_by(64) {
+        // SAFETY: a prefetch is a hint: it never faults, whatever the address
+        // (`wrapping_add` makes none of it a dereference).
+        unsafe { std::arch::x86_64::_mm_prefetch::<HINT>(p.wrapping_add(AHEAD + o).cast()) };
+    }
 }
