@@ -1,5 +1,5 @@
 //! Software prefetch of the group stream: the codec reads a chunk's groups as three
-//! sequential streams (its thirds, [`crate::stream::codec`]) and writes three more, and
+//! sequential streams (its thirds; `stream::codec`) and writes three more, and
 //! the processor's own prefetchers, which stop at every 4 KiB page, leave most of each
 //! group's lines to arrive on demand. Asking for the lines [`AHEAD`] bytes further on,
 //! every group, both those read and those to be written (for ownership), made the codec
