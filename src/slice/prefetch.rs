@@ -10,7 +10,14 @@
 /// 8 KiB and more slower (the lines are evicted before use), 1 KiB no better than none.
 pub const AHEAD: usize = 4096;
 
-/// Asks for the cache lines of `[p + AHEAD, p + AHEAD + len)`, to be read.
+/// The longest span prefetched: the groups of deeper interleaving (rows of 64 bytes and
+/// more, groups of several KiB) are read row block by row block, and prefetching them
+/// whole made `secded:72` and `hamming:72` at `D = 512` slower (encode 0.30 against 0.44
+/// without), while spans up to 2 KiB lost nothing (`docs/benchmarks.md`).
+pub const MAX_SPAN: usize = 2048;
+
+/// Asks for the cache lines of `[p + AHEAD, p + AHEAD + len)`, to be read (nothing when
+/// `len` is over [`MAX_SPAN`]).
 #[inline(always)]
 pub fn read(p: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
@@ -19,7 +26,7 @@ pub fn read(p: *const u8, len: usize) {
 }
 
 /// Asks for the cache lines of `[p + AHEAD, p + AHEAD + len)`, to be written (`PREFETCHW`
-/// where the CPU has it; a plain prefetch elsewhere).
+/// where the CPU has it; a plain prefetch elsewhere; nothing over [`MAX_SPAN`]).
 #[inline(always)]
 pub fn write(p: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
@@ -31,6 +38,9 @@ pub fn write(p: *const u8, len: usize) {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lines<const HINT: i32>(p: *const u8, len: usize) {
+    if len > MAX_SPAN {
+        return;
+    }
     for o in (0..len).step_by(64) {
         // SAFETY: a prefetch is a hint: it never faults, whatever the address
         // (`wrapping_add` makes none of it a dereference).
