@@ -3,8 +3,8 @@
 //! the processor's own prefetchers, which stop at every 4 KiB page, leave most of each
 //! group's lines to arrive on demand. Asking for the lines [`AHEAD`] bytes further on,
 //! every group, both those read and those to be written (for ownership), made the codec
-//! 1.2-1.5x faster on 256 MiB in memory (`docs/benchmarks.md`, "Prefetching the group
-//! stream"). The hints change no result; on other architectures they are no-ops.
+//! 1.2-1.7x faster on 256 MiB in memory (`docs/benchmarks.md`, "Summary on AMD Zen 5").
+//! The hints change no result; on other architectures they are no-ops.
 
 /// How far ahead of a group its stream is prefetched, in bytes: 3-6 KiB measured alike,
 /// 8 KiB and more slower (the lines are evicted before use), 1 KiB no better than none.
