@@ -15,7 +15,8 @@ use crate::stream::nt;
 const RUN_BYTES: usize = 8192;
 
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
-/// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`).
+/// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`), except
+/// where the CRC folds ([`crc::folding`]): there runs and one fold per run are faster.
 const ENCODE_ONE_ABOVE: usize = 512;
 
 impl Codec {

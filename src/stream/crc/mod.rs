@@ -4,14 +4,18 @@
 //! `crc(A ++ B) = Z(crc(A)) ^ crc(B)`, where `Z` is the linear operator that appends `|B|` zero
 //! bytes to a CRC register. Every full chunk has the same length, so its operator is built
 //! once per stream (a 32 x 32 matrix over GF(2), by repeated squaring) and applied in 32 steps.
+//!
+//! The CRC itself: three interleaved chains of the CRC instruction ([`append3`]), or, where
+//! the CPU has AVX-512 and VPCLMULQDQ, carry-less folding (`fold`, through [`append`]).
 
 #[cfg(target_arch = "x86_64")]
 mod fold;
 
 /// Whether [`append`] folds with 512-bit carry-less multiplications on this CPU (for
-/// pieces of [`fold::MIN_LEN`] bytes or more): then three pieces one after the other are
-/// faster than the CRC instruction's three chains ([`append3`]), and the codec takes its
-/// CRCs over runs of groups rather than beside each group's kernel.
+/// pieces of 256 bytes or more): then three pieces one after the other are faster than the
+/// CRC instruction's three chains ([`append3`]), and the codec takes the CRCs of codes
+/// without a fused kernel over runs of groups rather than beside each group's kernel (the
+/// fused kernels of `alien:9x9` and `secded:72` stay faster: `docs/benchmarks.md`).
 pub fn folding() -> bool {
     #[cfg(target_arch = "x86_64")]
     return fold::Fold::detect().is_some();
@@ -20,7 +24,7 @@ pub fn folding() -> bool {
 }
 
 /// `crc32c(prefix ++ data)` from `crc32c(prefix)`: by folding with 512-bit carry-less
-/// multiplications where the CPU has them and `data` is [`fold::MIN_LEN`] bytes or more
+/// multiplications where the CPU has them and `data` is 256 bytes or more
 /// (about twice the speed of the CRC instruction's three chains), else with the
 /// `crc32c` crate.
 #[inline]
