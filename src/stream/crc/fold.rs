@@ -154,9 +154,7 @@ mod tests {
             eprintln!("no AVX-512 VPCLMULQDQ here: nothing to check");
             return;
         };
-        let data: Vec<u8> = (0..5000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-            .collect();
+        let data = super::super::sample(5000, 13);
         for len in (MIN_LEN..1100).chain([2047, 2048, 4096, 4099, 4999]) {
             for start in [0, 1, 7, 13] {
                 let d = &data[start..(start + len).min(data.len())];

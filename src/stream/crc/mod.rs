@@ -3,7 +3,8 @@
 //!
 //! `crc(A ++ B) = Z(crc(A)) ^ crc(B)`, where `Z` is the linear operator that appends `|B|` zero
 //! bytes to a CRC register. Every full chunk has the same length, so its operator is built
-//! once per stream (a 32 x 32 matrix over GF(2), by repeated squaring) and applied in 32 steps.
+//! once per stream (a 32 x 32 matrix over GF(2): multiplication by `x^(8 |B|)` mod `P`) and
+//! applied in at most 32 steps.
 //!
 //! The CRC itself: three interleaved chains of the CRC instruction ([`append3`]), or, where
 //! the CPU has AVX-512 and VPCLMULQDQ, carry-less folding (`fold`, through [`append`]).
@@ -308,15 +309,22 @@ impl Shift {
     }
 }
 
+/// `len` bytes of a multiplicative hash of their index, shifted right by `shift`: test data
+/// (the same for every test that asks for the same pair).
+#[cfg(test)]
+fn sample(len: u32, shift: u32) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> shift) as u8)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn three_chains_agree_with_one() {
-        let data: Vec<u8> = (0..3000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
-            .collect();
+        let data = sample(3000, 11);
         for len in [0, 1, 7, 8, 9, 64, 520, 999] {
             let (a, rest) = data.split_at(len);
             let (b, rest) = rest.split_at(len);
@@ -355,9 +363,7 @@ mod tests {
         let Some(m) = Mender::detect() else {
             return;
         };
-        let data: Vec<u8> = (0..70_000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 7) as u8)
-            .collect();
+        let data = sample(70_000, 7);
         for (start, len) in [(0, 1), (3, 8), (5, 9), (100, 4093), (7, 65536), (0, 70_000)] {
             let end = start + len;
             let offsets = [
@@ -390,9 +396,7 @@ mod tests {
 
     #[test]
     fn agrees_with_concatenation() {
-        let data: Vec<u8> = (0..5000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-            .collect();
+        let data = sample(5000, 13);
         for split in [0, 1, 7, 8, 63, 1000, 4999, 5000] {
             let (a, b) = data.split_at(split);
             let s = Shift::new(b.len());
