@@ -297,16 +297,15 @@ macro_rules! crc3 {
         pub unsafe fn $name(
             src: [&[u8]; 3],
             dst: [&mut [u8]; 3],
+            par: &mut [[u64; 16]; 3],
             crc: [u32; 3],
-        ) -> ([[u64; 16]; 3], [u32; 3]) {
+        ) -> [u32; 3] {
             let mut x = registers(crc);
             let [d0, d1, d2] = dst;
-            let par = [
-                $fed::<$l0>(src[0], d0, pieces(src, 0, $c1), &mut x),
-                $fed::<$l1>(src[1], d1, pieces(src, $c1, $c2), &mut x),
-                $fed::<$l2>(src[2], d2, pieces(src, $c2, $end), &mut x),
-            ];
-            (par, crcs(x))
+            par[0] = $fed::<$l0>(src[0], d0, pieces(src, 0, $c1), &mut x);
+            par[1] = $fed::<$l1>(src[1], d1, pieces(src, $c1, $c2), &mut x);
+            par[2] = $fed::<$l2>(src[2], d2, pieces(src, $c2, $end), &mut x);
+            crcs(x)
         }
     };
 }
@@ -430,7 +429,7 @@ fn secded72_fed<const LEN: usize>(
 }
 
 crc3!(
-    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words returned,
+    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words put in `par`,
     /// and the CRC-32C of each group's data appended to its own register of `crc`: the
     /// pieces `0..168`, `168..336` and `336..512` of the three groups are fed beside the
     /// kernels of groups 0, 1 and 2.
@@ -507,7 +506,7 @@ fn alien99_fed<const LEN: usize>(
 }
 
 crc3!(
-    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words returned,
+    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words put in `par`,
     /// and the CRC-32C of each group's data appended to its own register of `crc`: the
     /// pieces `0..168`, `168..336` and `336..520` of the three groups are fed beside the
     /// kernels of groups 0, 1 and 2.

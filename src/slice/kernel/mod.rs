@@ -354,8 +354,9 @@ impl Kernel {
     }
 
     /// Three groups at `D = 64` at once, for `secded:72` and `alien:9x9`: `src[q]` (the data
-    /// rows) copied to `dst[q]` and its check rows returned in the first `n - k` words (as
-    /// [`Kernel::group64`] writes them), and each group's data appended to its register of
+    /// rows) copied to `dst[q]` and its check rows put in the first `n - k` words of
+    /// `par[q]` (as [`Kernel::group64`] writes them; an out-parameter, which the caller's
+    /// loop keeps, rather than 384 bytes returned and moved), and each group's data appended to its register of
     /// `crc` (CRC-32C), in one pass that runs the CRC instructions beside the parity
     /// kernels. The pieces of the three groups at `cut` (what the codec uses: `[0, 168, 336,
     /// 512]` for `secded:72`, `[0, 168, 336, 520]` for `alien:9x9`) are taken beside each
@@ -368,25 +369,26 @@ impl Kernel {
         fused: Fused64,
         src: [&[u8]; 3],
         dst: [&mut [u8]; 3],
+        par: &mut [[u64; 16]; 3],
         cut: [usize; 4],
         crc: [u32; 3],
-    ) -> Option<([[u64; 16]; 3], [u32; 3])> {
+    ) -> Option<[u32; 3]> {
         let _ = fused;
         #[cfg(target_arch = "x86_64")]
         match self {
             Kernel::AlienOddOdd { m: 9, n: 9 } => {
                 assert_eq!(cut, [0, 168, 336, 520], "the cuts of a 520-byte group");
                 // SAFETY: `fused` shows that the CPU has AVX2, POPCNT, SSE4.2 and PCLMULQDQ.
-                return Some(unsafe { avx2::alien99_crc3(src, dst, crc) });
+                return Some(unsafe { avx2::alien99_crc3(src, dst, par, crc) });
             }
             Kernel::Hamming { secded72: true, .. } => {
                 assert_eq!(cut, [0, 168, 336, 512], "the cuts of a 512-byte group");
                 // SAFETY: as above.
-                return Some(unsafe { avx2::secded72_crc3(src, dst, crc) });
+                return Some(unsafe { avx2::secded72_crc3(src, dst, par, crc) });
             }
             _ => {}
         }
-        let _ = (src, dst, cut, crc);
+        let _ = (src, dst, par, cut, crc);
         None
     }
 

@@ -270,6 +270,7 @@ impl Codec {
             // larger group), then the CRC over the three batches just decoded.
             let batch = self.decode_batch();
             let cut = self.cuts();
+            let mut par = [[0u64; 16]; 3];
             for i in (0..third).step_by(batch) {
                 if B == 1
                     && let Some(fused) = self.fused
@@ -285,9 +286,9 @@ impl Codec {
                         let genc = at.map(|j| &enc[j * gb..(j + 1) * gb]);
                         let o = thirds(&mut out[i * gd..], third * gd, gd);
                         let edata = genc.map(|g| &g[..gd]);
-                        let (par, next) = self
+                        let next = self
                             .kernel
-                            .group64_crc3(fused, edata, o, cut, c)
+                            .group64_crc3(fused, edata, o, &mut par, cut, c)
                             .expect("a fused kernel");
                         c = next;
                         for (q, &j) in at.iter().enumerate() {

@@ -129,6 +129,7 @@ impl Codec {
         let mut c = [0u32; 3];
         if third > 0 {
             let batch = self.encode_batch();
+            let mut par = [[0u64; 16]; 3];
             if batch == 1 || self.fused.is_some() {
                 for i in 0..third {
                     let at = [i, i + third, i + 2 * third];
@@ -142,13 +143,12 @@ impl Codec {
                         let (d0, p0) = o0.split_at_mut(gd);
                         let (d1, p1) = o1.split_at_mut(gd);
                         let (d2, p2) = o2.split_at_mut(gd);
-                        if let Some((par, next)) =
-                            self.kernel.group64_crc3(fused, g, [d0, d1, d2], cut, c)
+                        if let Some(next) =
+                            self.kernel
+                                .group64_crc3(fused, g, [d0, d1, d2], &mut par, cut, c)
                         {
                             for (words, p) in par.iter().zip([p0, p1, p2]) {
-                                for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
-                                    dst.copy_from_slice(&w.to_le_bytes());
-                                }
+                                put_words(words, p);
                             }
                             c = next;
                             continue;
@@ -263,5 +263,26 @@ impl Codec {
         self.parity_of_rows([&data[..whole], end], &mut par, s);
         nt::copy(opar, &par);
         crc
+    }
+}
+
+/// Writes a fused kernel's check words to a group's parity bytes `p` (little-endian; as
+/// many as `p` holds): a copy of fixed size for the fused codes' 128 and 64 bytes, which
+/// the compiler inlines, where one of `p.len()` bytes was a call to `memcpy` per group.
+#[inline]
+fn put_words(words: &[u64; 16], p: &mut [u8]) {
+    fn put<const N: usize>(words: &[u64; 16], p: &mut [u8; N]) {
+        for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
+            dst.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    match p.len() {
+        128 => put::<128>(words, p.try_into().expect("128 bytes")),
+        64 => put::<64>(words, p.try_into().expect("64 bytes")),
+        _ => {
+            for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
+                dst.copy_from_slice(&w.to_le_bytes());
+            }
+        }
     }
 }
