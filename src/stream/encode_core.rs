@@ -74,8 +74,7 @@ impl EncodeCore {
         self.workers = Workers::new(threads);
     }
 
-    /// Chunks encoded in one batch ([`parallel::CHUNKS_PER_THREAD`] per thread, at most
-    /// [`parallel::MAX_BATCH_BYTES`] of encoded chunks).
+    /// Chunks encoded in one batch ([`Workers::batch_of`] the encoded chunk size).
     pub fn batch(&self) -> usize {
         self.workers.batch_of(self.codec.layout.chunk_bytes + FRAME)
     }

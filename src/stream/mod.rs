@@ -85,7 +85,8 @@ pub struct Options {
     pub metadata: Option<Metadata>,
     /// Threads that encode (`0`: every core; default 1). The stream is byte for byte the
     /// same for every count; each thread adds about [`parallel::CHUNKS_PER_THREAD`] chunks
-    /// of encoded output to the memory an encode holds (docs/format.md, "Threads").
+    /// (twice as many small ones: [`parallel::Workers::batch_of`]) of encoded output to the
+    /// memory an encode holds (docs/format.md, "Threads").
     pub threads: usize,
 }
 
@@ -495,7 +496,8 @@ pub struct DecodeOptions {
     pub check_recovery: bool,
     /// Threads that decode (`0`: every core; default 1). The output and the report are the
     /// same for every count; each thread adds about [`parallel::CHUNKS_PER_THREAD`] chunks
-    /// of input and of output to the memory a decode holds.
+    /// (twice as many small ones: [`parallel::Workers::batch_of`]) of input and of output to
+    /// the memory a decode holds.
     pub threads: usize,
 }
 

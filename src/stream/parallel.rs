@@ -17,6 +17,19 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// (one thread: the recovery coder's batch of four, as before threads).
 pub const CHUNKS_PER_THREAD: usize = 4;
 
+/// Chunks each of several threads takes in one batch when chunks are small (at most
+/// [`SMALL_CHUNK`] bytes, as at `D = 64`): twice [`CHUNKS_PER_THREAD`], so that the pool is
+/// woken and waited for half as often per byte. Each wake-up costs tens of microseconds on
+/// a virtual machine, against about 110 for a batch of 8 chunks of `alien:9x9` on 2 threads;
+/// on 2 threads, 16-chunk batches encoded 256 MiB in 0.129 s against 0.151 s (2 % recovery,
+/// medians of 5 alternated runs). One thread keeps batches of 4: its recovery coder takes a
+/// batch after coding it, and 8 chunks no longer fit its cache (0.155 s against 0.134 s).
+pub const SMALL_CHUNKS_PER_THREAD: usize = 8;
+
+/// The largest chunk (encoded, in bytes) that [`SMALL_CHUNKS_PER_THREAD`] applies to, so
+/// that the larger batches take at most 4 MiB a thread.
+pub const SMALL_CHUNK: usize = 512 << 10;
+
 /// The most bytes of chunks one batch takes, whatever the thread count: a stripe's worth
 /// (`stripe::MAX_STRIPE_BYTES`), which a decoder holds anyway.
 pub const MAX_BATCH_BYTES: usize = 256 << 20;
@@ -70,11 +83,17 @@ impl Workers {
         CHUNKS_PER_THREAD * self.threads
     }
 
-    /// Chunks of `bytes` bytes each in one batch: [`Workers::batch`], but no more than fit
-    /// [`MAX_BATCH_BYTES`] (at least one), so that many threads and large chunks cannot make
-    /// a batch, and the memory it takes, unbounded.
+    /// Chunks of `bytes` bytes each in one batch: [`Workers::batch`] ([`SMALL_CHUNKS_PER_THREAD`]
+    /// per thread for chunks of at most [`SMALL_CHUNK`] bytes on several threads), but no
+    /// more than fit [`MAX_BATCH_BYTES`] (at least one), so that many threads and large
+    /// chunks cannot make a batch, and the memory it takes, unbounded.
     pub fn batch_of(&self, bytes: usize) -> usize {
-        self.batch().min(MAX_BATCH_BYTES / bytes.max(1)).max(1)
+        let batch = if self.threads > 1 && bytes <= SMALL_CHUNK {
+            SMALL_CHUNKS_PER_THREAD * self.threads
+        } else {
+            self.batch()
+        };
+        batch.min(MAX_BATCH_BYTES / bytes.max(1)).max(1)
     }
 
     /// Jobs a batch is cut into: two per thread (one with one thread).
@@ -186,8 +205,9 @@ mod tests {
     #[test]
     fn batches_stay_within_their_byte_cap() {
         let (two, many) = (Workers::new(2), Workers::new(64));
-        assert_eq!(two.batch_of(245_000), 8);
-        assert_eq!(many.batch_of(245_000), 256);
+        assert_eq!(two.batch_of(245_000), 16);
+        assert_eq!(two.batch_of(SMALL_CHUNK + 1), 8);
+        assert_eq!(many.batch_of(245_000), 512);
         assert_eq!(many.batch_of(64 << 20), 4);
         assert_eq!(two.batch_of(1 << 30), 1);
         assert_eq!(Workers::new(1).batch_of(10), CHUNKS_PER_THREAD);

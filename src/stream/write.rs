@@ -8,12 +8,13 @@ use std::io::{self, Write};
 /// Encodes everything written to it into a tilecode stream written to `W`.
 ///
 /// Input is gathered into chunks; each full chunk is encoded and written out (a write of
-/// several whole chunks is encoded [`CHUNKS_PER_THREAD`](super::parallel::CHUNKS_PER_THREAD) chunks per thread at a time, straight
-/// from the caller's buffer), so memory is O(chunk) whatever the length of the stream (the
-/// recovery layer adds its `R` accumulators of one chunk each; each thread of
-/// [`Options::threads`] adds up to [`CHUNKS_PER_THREAD`](super::parallel::CHUNKS_PER_THREAD) encoded chunks waiting to be written),
-/// and the length need not be known in advance. Writes of at least
-/// `CHUNKS_PER_THREAD * threads` whole chunks keep every thread busy.
+/// several whole chunks is encoded a batch at a time, straight from the caller's buffer),
+/// so memory is O(chunk) whatever the length of the stream (the recovery layer adds its `R`
+/// accumulators of one chunk each; each thread of [`Options::threads`] adds up to
+/// [`SMALL_CHUNKS_PER_THREAD`](super::parallel::SMALL_CHUNKS_PER_THREAD) encoded chunks
+/// waiting to be written), and the length need not be known in advance. Writes of at least
+/// a batch of whole chunks ([`Workers::batch_of`](super::parallel::Workers::batch_of)) keep
+/// every thread busy.
 /// [`Encoder::finish`] writes the last chunk and the trailer; dropping the encoder does that
 /// too, best effort, ignoring errors. [`Write::flush`] writes out every complete chunk and
 /// flushes `W`, but cannot end a chunk early: the format fixes every chunk but the last.
