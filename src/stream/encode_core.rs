@@ -192,6 +192,7 @@ impl EncodeCore {
         let Some(st) = &mut self.stripes else {
             return Ok(());
         };
+        st.gather_on(&self.workers);
         let data = st.added();
         let stripe = (self.index - data as u64) / self.plan.map_or(1, |p| p.stripe as u64);
         let count = self.plan.map_or(0, |p| p.recovery_for(data));
