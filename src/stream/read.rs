@@ -66,7 +66,8 @@ impl<R: Read> Decoder<R> {
     /// whose frames sit where they should are decoded in parallel, everything else on one
     /// thread in order, so the output and the report are the same for every count. Each
     /// thread adds about [`CHUNKS_PER_THREAD`](super::parallel::CHUNKS_PER_THREAD) chunks
-    /// (twice as many small ones) of input read ahead and of output to the memory held. Version 1 streams decode on one thread.
+    /// (twice as many small ones) of input read ahead and of output to the memory held.
+    /// Version 1 streams decode on one thread.
     pub fn threads(mut self, threads: usize) -> Self {
         self.core.set_threads(threads);
         self

@@ -429,8 +429,8 @@ fn secded72_fed<const LEN: usize>(
 }
 
 crc3!(
-    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words put in `par`,
-    /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+    /// Three `secded:72` groups (see [`secded72_fed`]): copied, their check words put in
+    /// `par`, and the CRC-32C of each group's data appended to its own register of `crc`: the
     /// pieces `0..168`, `168..336` and `336..512` of the three groups are fed beside the
     /// kernels of groups 0, 1 and 2.
     secded72_crc3,
@@ -506,8 +506,8 @@ fn alien99_fed<const LEN: usize>(
 }
 
 crc3!(
-    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words put in `par`,
-    /// and the CRC-32C of each group's data appended to its own register of `crc`: the
+    /// Three `alien:9x9` groups (see [`alien99_fed`]): copied, their check words put in
+    /// `par`, and the CRC-32C of each group's data appended to its own register of `crc`: the
     /// pieces `0..168`, `168..336` and `336..520` of the three groups are fed beside the
     /// kernels of groups 0, 1 and 2.
     alien99_crc3,

@@ -355,8 +355,8 @@ impl Kernel {
 
     /// Three groups at `D = 64` at once, for `secded:72` and `alien:9x9`: `src[q]` (the data
     /// rows) copied to `dst[q]` and its check rows put in the first `n - k` words of
-    /// `par[q]` (as [`Kernel::group64`] writes them; an out-parameter, which the caller's
-    /// loop keeps, rather than 384 bytes returned and moved), and each group's data appended to its register of
+    /// `par[q]` (as [`Kernel::group64`] writes them; an array the caller's loop keeps, not
+    /// 384 bytes returned and moved), and each group's data appended to its register of
     /// `crc` (CRC-32C), in one pass that runs the CRC instructions beside the parity
     /// kernels. The pieces of the three groups at `cut` (what the codec uses: `[0, 168, 336,
     /// 512]` for `secded:72`, `[0, 168, 336, 520]` for `alien:9x9`) are taken beside each

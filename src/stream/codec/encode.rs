@@ -271,18 +271,15 @@ impl Codec {
 /// the compiler inlines, where one of `p.len()` bytes was a call to `memcpy` per group.
 #[inline]
 fn put_words(words: &[u64; 16], p: &mut [u8]) {
-    fn put<const N: usize>(words: &[u64; 16], p: &mut [u8; N]) {
+    #[inline(always)]
+    fn put(words: &[u64; 16], p: &mut [u8]) {
         for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
             dst.copy_from_slice(&w.to_le_bytes());
         }
     }
     match p.len() {
-        128 => put::<128>(words, p.try_into().expect("128 bytes")),
-        64 => put::<64>(words, p.try_into().expect("64 bytes")),
-        _ => {
-            for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
-                dst.copy_from_slice(&w.to_le_bytes());
-            }
-        }
+        128 => put(words, &mut p[..128]),
+        64 => put(words, &mut p[..64]),
+        _ => put(words, p),
     }
 }
