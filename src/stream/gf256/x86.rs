@@ -2,7 +2,13 @@
 //! broadcast coefficient in the AES field in one instruction. (The path for AVX2 without
 //! GFNI is [`super::nibbles`].)
 //!
-//! Loop order: strips outermost; within a strip, the sources in batches of up to
+//! The AVX-512 path takes at most [`BATCH`] sources (the recovery encoder's jobs) in tiles of
+//! at most [`BATCH`] destinations, each a loop of its own shape with every coefficient in a
+//! register; more destinations (5 % and 10 % recovery: 12 and 24) go block by block of
+//! [`TILE_BLOCK`] bytes, tile after tile, so that the sources stay in L1. More sources (a
+//! decoder's syndromes) take the strip loop below, as the AVX2 path always does.
+//!
+//! Strip loop: strips outermost; within a strip, the sources in batches of up to
 //! [`BATCH`] held in registers, and for each batch every destination strip is loaded,
 //! accumulated and stored. A destination strip is thus read from memory once per strip (the
 //! later batches find it in L1) and every source strip once, whatever the number of
@@ -125,35 +131,63 @@ macro_rules! run_batches {
 /// `coefs.len() == dp.len() * sp.len()`.
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 pub(super) unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
-    // SAFETY: the caller's contract.
-    if unsafe { avx512_small(dp, sp, coefs, len) } {
-        return;
+    let n = sp.len();
+    if n > BATCH {
+        // Many sources (a decoder's syndromes, from memory): every source strip in flight
+        // at once, strip by strip; tiles of 4 sources would stream a few at a time.
+        let rows = rows(coefs, dp.len(), n, |c| _mm512_set1_epi8(c as i8));
+        return run_batches!(avx512_batch, dp, sp, &rows, len);
     }
-    let rows = rows(coefs, dp.len(), sp.len(), |c| _mm512_set1_epi8(c as i8));
-    run_batches!(avx512_batch, dp, sp, &rows, len);
+    if dp.len() <= BATCH {
+        // One tile (the encoder's shapes at 2 %): no blocks.
+        // SAFETY: the caller's contract.
+        return unsafe { avx512_tile(dp, sp, |s, j| coefs[s * n + j], 0, len) };
+    }
+    for o in (0..len).step_by(TILE_BLOCK) {
+        let l = TILE_BLOCK.min(len - o);
+        for (s0, dp) in (0..dp.len()).step_by(BATCH).zip(dp.chunks(BATCH)) {
+            // SAFETY: the caller's contract, `o + l <= len`, on a tile of at most `BATCH`
+            // destinations and sources.
+            unsafe { avx512_tile(dp, sp, |s, j| coefs[(s0 + s) * n + j], o, l) };
+        }
+    }
 }
 
-/// [`avx512_run`] of at most [`BATCH`] destinations and sources: the loop of its shape
-/// ([`avx512_fixed`]). Returns `false` (and does nothing) for other shapes.
+/// Bytes of every destination and source that [`avx512_run`] takes through all its tiles
+/// of destinations before the next: 24 destinations (10 % recovery) and 4 sources of 2 KiB
+/// stay in L1 and L2.
+const TILE_BLOCK: usize = 2048;
+
+/// Bytes `o .. o + l` of a tile of at most [`BATCH`] destinations and sources, the
+/// coefficient of source `j` in destination `s` being `coef(s, j)`: the loop of its shape
+/// ([`avx512_fixed`]).
 ///
 /// # Safety
-/// As [`avx512_run`].
+/// As [`avx512_run`], with `o + l <= len`, `l` a multiple of 64, and at most [`BATCH`]
+/// destinations and sources.
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
-unsafe fn avx512_small(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) -> bool {
+unsafe fn avx512_tile(
+    dp: &[*mut u8],
+    sp: &[*const u8],
+    coef: impl Fn(usize, usize) -> u8,
+    o: usize,
+    l: usize,
+) {
     macro_rules! shapes {
         ($($d:literal: $($b:literal)*;)*) => {
             match (dp.len(), sp.len()) {
                 $($(($d, $b) => {
                     let c = std::array::from_fn(|s| {
-                        std::array::from_fn(|j| _mm512_set1_epi8(coefs[s * $b + j] as i8))
+                        std::array::from_fn(|j| _mm512_set1_epi8(coef(s, j) as i8))
                     });
-                    let d = std::array::from_fn(|s| dp[s]);
-                    let p = std::array::from_fn(|j| sp[j]);
+                    // SAFETY: `o + l <= len` (the caller's contract): inside every slice.
+                    let d = std::array::from_fn(|s| unsafe { dp[s].add(o) });
+                    let p = std::array::from_fn(|j| unsafe { sp[j].add(o) });
                     // SAFETY: the caller's contract, with the shape matched.
-                    unsafe { avx512_fixed::<$d, $b>(d, p, c, len) };
-                    true
+                    unsafe { avx512_fixed::<$d, $b>(d, p, c, l) };
                 })*)*
-                _ => false,
+                _ => unreachable!("tiles of at most {BATCH} destinations and sources"),
             }
         };
     }
@@ -161,8 +195,10 @@ unsafe fn avx512_small(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usiz
 }
 
 /// The loop of `B` sources into `D` destinations with every broadcast coefficient in a
-/// register and no branch but the loop's (a coefficient 1 is multiplied like any other):
-/// 2-3x as fast as [`avx512_batch`] in cache, the recovery coder's case.
+/// register and no branch but the loop's (a coefficient 1 is multiplied like any other).
+/// Tiles of these, block by block, are 2-3x as fast in cache as one loop over every
+/// destination with the coefficients in memory and a branch for coefficients of 1 (the
+/// recovery coder's shapes: `cargo bench --bench stripe`, docs/benchmarks.md).
 ///
 /// # Safety
 /// As [`avx512_run`].
