@@ -132,6 +132,9 @@ macro_rules! run_batches {
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 pub(super) unsafe fn avx512_run(dp: &[*mut u8], sp: &[*const u8], coefs: &[u8], len: usize) {
     let n = sp.len();
+    if n == 0 {
+        return;
+    }
     if n > BATCH {
         // Many sources (a decoder's syndromes, from memory): every source strip in flight
         // at once, strip by strip; tiles of 4 sources would stream a few at a time.
