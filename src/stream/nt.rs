@@ -13,7 +13,7 @@
 //! The stores are SSE2 (part of x86-64, so no feature check); elsewhere [`copy`] is a plain
 //! copy.
 
-use super::crc::Sse42;
+use super::crc::{self, Sse42};
 
 /// Bytes streamed before each fold of [`copy_crc3`]'s CRC (still in L1 from the copy).
 const FOLD_PIECE: usize = 8192;
@@ -96,19 +96,19 @@ pub fn chain(len: usize) -> usize {
 /// One pass that reads each byte from memory once while the output streams past the caches,
 /// as `memcpy` does, instead of a CRC pass and then a copy. `sse42` is the evidence for
 /// the CRC instruction; without it (or below [`MIN`] bytes) this is [`copy`] and
-/// `crc32c`. Where the CRC folds ([`crc::folding`](crate::stream::crc::folding)), the
+/// `crc32c`. Where the CRC folds ([`crc::folding`]), the
 /// copy goes 8 KiB at a time, each piece folded into one CRC right after it is streamed
 /// (still in L1), and `t` is 0: 5-15 % faster at `D = 32768` and `65536` on the Zen 5 of
 /// `docs/benchmarks.md`.
 pub fn copy_crc3(sse42: Option<Sse42>, dst: &mut [u8], src: &[u8]) -> (usize, [u32; 3]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
-    if src.len() >= MIN && crate::stream::crc::folding() {
-        let mut crc = 0;
+    if src.len() >= MIN && crc::folding() {
+        let mut sum = 0;
         for (d, s) in dst.chunks_mut(FOLD_PIECE).zip(src.chunks(FOLD_PIECE)) {
             copy(d, s);
-            crc = crate::stream::crc::append(crc, s);
+            sum = crc::append(sum, s);
         }
-        return (0, [0, 0, crc]);
+        return (0, [0, 0, sum]);
     }
     let t = chain(src.len());
     #[cfg(target_arch = "x86_64")]
@@ -191,7 +191,7 @@ mod tests {
                     dst.fill(0xA5);
                     let (t, c) = copy_crc3(sse42, &mut dst[d..d + len], &src[s..s + len]);
                     copied(&dst);
-                    let folds = len >= MIN && crate::stream::crc::folding();
+                    let folds = len >= MIN && crc::folding();
                     assert!(t == chain(len) || t == 0 && (sse42.is_none() || folds));
                     let whole = if t == 0 {
                         c[2]

@@ -243,10 +243,7 @@ impl StripeEncoder {
         }
         let (k, n, first) = (self.plan.stripe, payloads.len(), self.added);
         self.batch.clear();
-        for s in 0..self.plan.recovery {
-            self.batch
-                .extend_from_slice(&self.coefs[s * k + first..s * k + first + n]);
-        }
+        self.batch.extend(window(&self.coefs, k, first, n));
         let shard = shard_bytes(self.chunk_size);
         let parts = parallel::ranges(shard, workers.parts(), RANGE_ALIGN);
         // Each shard cut at the same places: part `q` of every shard goes to job `q`.
@@ -372,6 +369,14 @@ impl StripeEncoder {
     }
 }
 
+/// The coefficients of data chunks `i .. i + n` in every recovery shard, row-major `R` by
+/// `n`: a window of `coefs`, the table `C'` row-major `R` by `k`.
+fn window(coefs: &[u8], k: usize, i: usize, n: usize) -> impl Iterator<Item = u8> + '_ {
+    coefs
+        .chunks(k)
+        .flat_map(move |row| row[i..i + n].iter().copied())
+}
+
 /// Cuts `buf` at the boundaries of `parts` (consecutive ranges from 0 that cover it) and
 /// hands piece `q` to `jobs[q]`.
 fn deal<'a>(buf: &'a mut [u8], parts: &[Range<usize>], jobs: &mut [Vec<&'a mut [u8]>]) {
@@ -412,12 +417,7 @@ impl Partial<'_> {
             payloads.iter().all(|p| p.len() <= self.limit),
             "payloads of at most a chunk"
         );
-        let i = self.first + j;
-        let n = payloads.len();
-        let coefs: Vec<u8> = (0..self.acc.len())
-            .flat_map(|s| &self.coefs[s * self.k + i..s * self.k + i + n])
-            .copied()
-            .collect();
+        let coefs: Vec<u8> = window(self.coefs, self.k, self.first + j, payloads.len()).collect();
         let mut dsts: Vec<&mut [u8]> = self.acc.iter_mut().map(|a| &mut a[..]).collect();
         gf256::mul_acc_many(&mut dsts, payloads, &coefs);
     }
