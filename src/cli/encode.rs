@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tilecode::code::Spec;
 use tilecode::stream::format::default_chunk_size;
-use tilecode::stream::parallel;
 use tilecode::stream::{Encoder, Options};
 
 /// Arguments of `tilecode encode`.
@@ -113,13 +112,8 @@ pub fn encode_stream<W: Write>(
     opts: &Options,
 ) -> anyhow::Result<(u64, W)> {
     let mut enc = Encoder::new(out, opts)?;
-    let chunk = match opts.chunk_size {
-        0 => default_chunk_size(&opts.code, opts.interleave)?,
-        cs => cs,
-    };
-    let workers = parallel::Workers::new(opts.threads);
-    let batch = workers.batch_of(chunk);
-    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(batch), 3);
+    let (chunk, batch) = (enc.chunk_size(), enc.batch());
+    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(batch), 2);
     let mut total = 0u64;
     while let Some(buf) = input.next_buf() {
         let buf = buf.context("cannot read the input")?;

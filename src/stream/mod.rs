@@ -84,8 +84,9 @@ pub struct Options {
     /// (version 2).
     pub metadata: Option<Metadata>,
     /// Threads that encode (`0`: every core; default 1). The stream is byte for byte the
-    /// same for every count; each thread adds about [`parallel::CHUNKS_PER_THREAD`] chunks
-    /// (twice as many small ones: [`parallel::Workers::batch_of`]) of encoded output to the
+    /// same for every count; on several threads each adds up to
+    /// [`parallel::ENCODE_BYTES_PER_THREAD`] of encoded output
+    /// ([`parallel::Workers::encode_batch_of`]) and a set of recovery accumulators to the
     /// memory an encode holds (docs/format.md, "Threads").
     pub threads: usize,
 }

@@ -17,18 +17,31 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// (one thread: the recovery coder's batch of four, as before threads).
 pub const CHUNKS_PER_THREAD: usize = 4;
 
-/// Chunks each of several threads takes in one batch when chunks are small (at most
-/// [`SMALL_CHUNK`] bytes, as at `D = 64`): twice [`CHUNKS_PER_THREAD`], so that the pool is
-/// woken and waited for half as often per byte. Each wake-up costs tens of microseconds on
-/// a virtual machine, against about 110 for a batch of 8 chunks of `alien:9x9` on 2 threads;
-/// on 2 threads, 16-chunk batches encoded 256 MiB in 0.129 s against 0.151 s (2 % recovery,
-/// medians of 5 alternated runs). One thread keeps batches of 4: its recovery coder takes a
-/// batch after coding it, and 8 chunks no longer fit its cache (0.155 s against 0.134 s).
+/// Chunks each of several threads takes in one batch of the decoder when chunks are small
+/// (at most [`SMALL_CHUNK`] bytes, as at `D = 64`): twice [`CHUNKS_PER_THREAD`], so that the
+/// pool is woken and waited for half as often per byte. (The encoder's batches are longer:
+/// [`Workers::encode_batch_of`].) On 2 threads, 16-chunk batches encoded 256 MiB in 0.129 s
+/// against 0.151 s for 8 (2 % recovery, medians of 5 alternated runs), when the encoder
+/// still used them. One thread keeps batches of 4: its recovery coder takes a batch after
+/// coding it, and 8 chunks no longer fit its cache (0.155 s against 0.134 s).
 pub const SMALL_CHUNKS_PER_THREAD: usize = 8;
 
 /// The largest chunk (encoded, in bytes) that [`SMALL_CHUNKS_PER_THREAD`] applies to, so
 /// that the larger batches take at most 4 MiB a thread.
 pub const SMALL_CHUNK: usize = 512 << 10;
+
+/// Encoded bytes each of several threads takes in one batch of the encoder
+/// ([`Workers::encode_batch_of`]): 33 chunks of `alien:9x9` at `D = 64`. Jobs of a few chunks
+/// go to whichever thread is free ([`Workers::run_with`]), so a longer batch wakes the pool
+/// less often per byte and leaves a thread idle at its end for a smaller share of it: on 2
+/// threads with 2 % recovery, encode went from 0.62 / 0.68 of memcpy with 4 MiB (16 chunks)
+/// a thread to 0.64 / 0.70 (`alien:9x9` / `secded:72`, medians of 5 alternated `tilecode
+/// bench` rounds).
+pub const ENCODE_BYTES_PER_THREAD: usize = 8 << 20;
+
+/// The most encoded bytes one batch of the encoder takes, whatever the thread count: 8
+/// threads' worth of [`ENCODE_BYTES_PER_THREAD`].
+pub const ENCODE_BATCH_BYTES: usize = 64 << 20;
 
 /// The most bytes of chunks one batch takes, whatever the thread count: a stripe's worth
 /// (`stripe::MAX_STRIPE_BYTES`), which a decoder holds anyway.
@@ -96,6 +109,21 @@ impl Workers {
         batch.min(MAX_BATCH_BYTES / bytes.max(1)).max(1)
     }
 
+    /// Chunks of `bytes` bytes each (encoded) in one batch of the encoder: on several
+    /// threads, [`ENCODE_BYTES_PER_THREAD`] of them a thread (at least
+    /// [`CHUNKS_PER_THREAD`]) and at most [`ENCODE_BATCH_BYTES`] in all; on one thread
+    /// [`Workers::batch_of`].
+    pub fn encode_batch_of(&self, bytes: usize) -> usize {
+        if self.threads == 1 {
+            return self.batch_of(bytes);
+        }
+        let bytes = bytes.max(1);
+        let per_thread = (ENCODE_BYTES_PER_THREAD / bytes).max(CHUNKS_PER_THREAD);
+        (per_thread * self.threads)
+            .min(ENCODE_BATCH_BYTES / bytes)
+            .max(1)
+    }
+
     /// Jobs a batch is cut into: two per thread (one with one thread).
     pub fn parts(&self) -> usize {
         if self.threads > 1 {
@@ -111,12 +139,50 @@ impl Workers {
         J: FnOnce() -> T + Send,
         T: Send,
     {
-        use rayon::prelude::*;
-        match self.pool.as_ref().filter(|_| jobs.len() > 1) {
-            Some(pool) => pool.install(|| jobs.into_par_iter().map(|j| j()).collect()),
-            None => jobs.into_iter().map(|j| j()).collect(),
-        }
+        let mut states = vec![(); self.threads];
+        self.run_with(
+            &mut states,
+            jobs.into_iter().map(|j| move |_: &mut ()| j()).collect(),
+        )
     }
+
+    /// Runs every job on the pool as [`Workers::run`] does, each with exclusive use of the
+    /// state of the thread that runs it (`states` holds one per thread, at least
+    /// [`Workers::threads`]). Jobs go to whichever thread is free, so which state a job gets
+    /// varies from run to run: callers use states whose end result does not depend on it
+    /// (sums, as the encoder's recovery accumulators).
+    ///
+    /// # Panics
+    /// When `states` has fewer than [`Workers::threads`] states, or a job panics.
+    pub fn run_with<S, J, T>(&self, states: &mut [S], jobs: Vec<J>) -> Vec<T>
+    where
+        S: Send,
+        J: FnOnce(&mut S) -> T + Send,
+        T: Send,
+    {
+        assert!(states.len() >= self.threads, "a state per thread");
+        let Some(pool) = self.pool.as_ref().filter(|_| jobs.len() > 1) else {
+            return jobs.into_iter().map(|j| j(&mut states[0])).collect();
+        };
+        use rayon::prelude::*;
+        let states: Vec<Mutex<&mut S>> = states.iter_mut().map(Mutex::new).collect();
+        pool.install(|| {
+            jobs.into_par_iter()
+                .map(|job| {
+                    let i = rayon::current_thread_index().expect("a job runs on the pool");
+                    // Uncontended: a thread runs one job at a time (jobs do not call into
+                    // the pool), and each thread has its own state.
+                    job(&mut lock(&states[i]))
+                })
+                .collect()
+        })
+    }
+}
+
+/// Locks a mutex, taking it over from a thread that panicked (the panic itself reaches the
+/// caller through the pool).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The process's pool of `n` threads.
@@ -133,11 +199,57 @@ fn shared_pool(n: usize) -> Arc<rayon::ThreadPool> {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(n)
                     .thread_name(|i| format!("tilecode-codec-{i}"))
+                    .start_handler(move |i| pin(i, n))
                     .build()
                     .expect("the codec's threads start"),
             )
         })
         .clone()
+}
+
+/// Whether the codec's threads are pinned: unless the environment sets `TILECODE_PIN=0`.
+fn pinning() -> bool {
+    std::env::var_os("TILECODE_PIN").is_none_or(|v| v != "0")
+}
+
+/// Pins thread `i` of a pool of `n` to the `i`-th CPU the process may run on, when it may
+/// run on at least `n` (else the threads stay free to move, and so do they with
+/// `TILECODE_PIN=0`).
+///
+/// Why: on a 2-vCPU virtual machine, a batch woke both threads of a free pool but one of
+/// them often did not run before the other had done the whole batch (in 41-52 of the 140
+/// batches of five 256 MiB `alien:9x9` encodes), apparently queued behind its sibling on
+/// one CPU while the other stayed idle; pinned, none did, and the five encodes took 87-90 ms
+/// against 108-111 ms (docs/benchmarks.md).
+#[cfg(target_os = "linux")]
+fn pin(i: usize, n: usize) {
+    if !pinning() {
+        return;
+    }
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: `cpu_set_t` is a plain bit array, valid when zeroed; the calls read and write
+    // only the set passed with its size, for the calling thread (pid 0).
+    unsafe {
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, size, &mut allowed) != 0 {
+            return;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &allowed))
+            .collect();
+        if cpus.len() < n {
+            return;
+        }
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpus[i], &mut one);
+        libc::sched_setaffinity(0, size, &one);
+    }
+}
+
+/// Pinning is done on Linux only.
+#[cfg(not(target_os = "linux"))]
+fn pin(_: usize, _: usize) {
+    let _ = pinning;
 }
 
 /// Splits `0..len` into at most `parts` consecutive ranges of whole multiples of `align`
@@ -211,5 +323,89 @@ mod tests {
         assert_eq!(many.batch_of(64 << 20), 4);
         assert_eq!(two.batch_of(1 << 30), 1);
         assert_eq!(Workers::new(1).batch_of(10), CHUNKS_PER_THREAD);
+        // The encoder's: 8 MiB a thread, at most 64 MiB, at least 4 chunks a thread.
+        assert_eq!(two.encode_batch_of(250_000), 2 * 33);
+        assert_eq!(two.encode_batch_of(4 << 20), 2 * CHUNKS_PER_THREAD);
+        assert_eq!(many.encode_batch_of(250_000), (64 << 20) / 250_000);
+        assert_eq!(two.encode_batch_of(1 << 30), 1);
+        assert_eq!(Workers::new(1).encode_batch_of(10), CHUNKS_PER_THREAD);
+    }
+
+    #[test]
+    fn every_job_runs_once_with_a_state_of_its_own() {
+        for threads in [1, 2, 3] {
+            let w = Workers::new(threads);
+            // Each state counts the jobs its thread ran and sums their numbers; a job sees
+            // its state unshared for its whole run (the check-and-restore would fail
+            // otherwise).
+            let mut states = vec![(0u64, 0u64); threads];
+            let jobs: Vec<_> = (0..40u64)
+                .map(|i| {
+                    move |s: &mut (u64, u64)| {
+                        let before = *s;
+                        std::thread::yield_now();
+                        assert_eq!(*s, before, "a state is one thread's");
+                        s.0 += 1;
+                        s.1 += i;
+                        i * 3
+                    }
+                })
+                .collect();
+            let out = w.run_with(&mut states, jobs);
+            assert_eq!(out, (0..40).map(|i| i * 3).collect::<Vec<_>>());
+            assert_eq!(states.iter().map(|s| s.0).sum::<u64>(), 40);
+            assert_eq!(
+                states.iter().map(|s| s.1).sum::<u64>(),
+                (0..40u64).sum::<u64>()
+            );
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "job 5 fails")]
+    fn a_panicking_job_reaches_the_caller() {
+        let jobs: Vec<_> = (0..8)
+            .map(|i| move || assert!(i != 5, "job {i} fails"))
+            .collect();
+        Workers::new(2).run(jobs);
+    }
+
+    /// With at least as many CPUs as threads, each thread of a pool runs on one CPU, a
+    /// different one per thread (unless `TILECODE_PIN=0`).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn threads_are_pinned_to_distinct_cpus() {
+        fn cpus() -> Vec<usize> {
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            // SAFETY: as in `pin`: a zeroed set, read by the kernel for the calling thread.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                assert_eq!(libc::sched_getaffinity(0, size, &mut set), 0);
+                (0..libc::CPU_SETSIZE as usize)
+                    .filter(|&c| libc::CPU_ISSET(c, &set))
+                    .collect()
+            }
+        }
+        let n = cpus().len().min(4);
+        if n < 2 || !pinning() {
+            return;
+        }
+        let w = Workers::new(n);
+        let mut states = vec![None; n];
+        let jobs: Vec<_> = (0..4 * n)
+            .map(|_| {
+                |s: &mut Option<Vec<usize>>| {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    *s = Some(cpus());
+                }
+            })
+            .collect();
+        w.run_with(&mut states, jobs);
+        let mut seen: Vec<usize> = Vec::new();
+        for c in states.into_iter().flatten() {
+            assert_eq!(c.len(), 1, "one CPU per thread: {c:?}");
+            assert!(!seen.contains(&c[0]), "distinct CPUs");
+            seen.push(c[0]);
+        }
     }
 }

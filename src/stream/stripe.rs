@@ -353,14 +353,30 @@ impl StripeEncoder {
     /// Ends the stripe: hands the first `R'` recovery shards to `emit` (with their numbers),
     /// then starts a new stripe. Returns `R'` (zero for an empty stripe).
     pub fn finish(&mut self, mut emit: impl FnMut(usize, &[u8]) -> Result<()>) -> Result<usize> {
+        self.finish_on(&Workers::default(), |shards| {
+            for (i, shard) in shards.iter().enumerate() {
+                emit(i, shard)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// [`StripeEncoder::finish`] with the partial sets gathered on `workers`
+    /// ([`StripeEncoder::gather_on`]) and the `R'` recovery shards handed to `emit` all at
+    /// once (shard `j` at `shards[j]`), so that the caller can encode them in parallel too.
+    /// Returns `R'`; `emit` is not called for an empty stripe.
+    pub fn finish_on(
+        &mut self,
+        workers: &Workers,
+        emit: impl FnOnce(&[&[u8]]) -> Result<()>,
+    ) -> Result<usize> {
         if self.added == 0 {
             return Ok(0);
         }
-        self.gather_on(&Workers::default());
+        self.gather_on(workers);
         let count = self.plan.recovery_for(self.added);
-        for (i, shard) in self.acc.iter().take(count).enumerate() {
-            emit(i, shard)?;
-        }
+        let shards: Vec<&[u8]> = self.acc.iter().take(count).map(|a| &a[..]).collect();
+        emit(&shards)?;
         for a in &mut self.acc {
             a.fill(0);
         }
@@ -389,7 +405,8 @@ fn deal<'a>(buf: &'a mut [u8], parts: &[Range<usize>], jobs: &mut [Vec<&'a mut [
 }
 
 /// The most bytes the partial accumulators of [`StripeEncoder::partials`] may take
-/// (`jobs * R * shard`): 2 threads at the default 2 % take 512 KiB; where they would take
+/// (`sets * R * shard`, a set per thread): 2 threads at the default 2 % take 2 sets of 2
+/// shards of 191 KiB; where they would take
 /// more (many threads, many recovery chunks) the encoder adds each batch in a pass of
 /// its own ([`StripeEncoder::add_many_on`]).
 pub const PARTIAL_BYTES: usize = 8 << 20;

@@ -10,11 +10,11 @@ use std::io::{self, Write};
 /// Input is gathered into chunks; each full chunk is encoded and written out (a write of
 /// several whole chunks is encoded a batch at a time, straight from the caller's buffer),
 /// so memory is O(chunk) whatever the length of the stream (the recovery layer adds its `R`
-/// accumulators of one chunk each; each thread of [`Options::threads`] adds up to
-/// [`SMALL_CHUNKS_PER_THREAD`](super::parallel::SMALL_CHUNKS_PER_THREAD) encoded chunks
-/// waiting to be written), and the length need not be known in advance. Writes of at least
-/// a batch of whole chunks ([`Workers::batch_of`](super::parallel::Workers::batch_of)) keep
-/// every thread busy.
+/// accumulators of one chunk each; on several threads ([`Options::threads`]) each adds up to
+/// [`ENCODE_BYTES_PER_THREAD`](super::parallel::ENCODE_BYTES_PER_THREAD) of encoded chunks
+/// waiting to be written, and a set of `R` accumulators), and the length need not be known
+/// in advance. Writes of at least a batch of whole chunks ([`Encoder::batch`]) keep every
+/// thread busy.
 /// [`Encoder::finish`] writes the last chunk and the trailer; dropping the encoder does that
 /// too, best effort, ignoring errors. [`Write::flush`] writes out every complete chunk and
 /// flushes `W`, but cannot end a chunk early: the format fixes every chunk but the last.
@@ -45,6 +45,17 @@ impl<W: Write> Encoder<W> {
             pos: 0,
             finished: false,
         })
+    }
+
+    /// The stream's chunk size: payload bytes in each chunk but the last.
+    pub fn chunk_size(&self) -> usize {
+        self.core.layout().chunk_size
+    }
+
+    /// Whole chunks the encoder takes in one batch from a write (on its threads): writes
+    /// of at least this many chunks keep every thread busy.
+    pub fn batch(&self) -> usize {
+        self.core.batch()
     }
 
     /// The writer.
