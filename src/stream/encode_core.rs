@@ -29,6 +29,8 @@ pub struct EncodeCore {
     crc: u32,
     /// The threads that encode a batch of chunks.
     workers: Workers,
+    /// A staging buffer per thread when the output is streamed ([`EncodeCore::streams`]).
+    stages: Vec<Vec<u8>>,
 }
 
 impl EncodeCore {
@@ -62,6 +64,7 @@ impl EncodeCore {
             total: 0,
             crc: 0,
             workers: Workers::default(),
+            stages: Vec::new(),
         })
     }
 
@@ -87,6 +90,20 @@ impl EncodeCore {
     /// The layout.
     pub fn layout(&self) -> &Layout {
         &self.codec.layout
+    }
+
+    /// Whether each chunk is encoded into a per-thread staging buffer and copied out with
+    /// streaming stores ([`super::nt::copy`]): on several threads, for chunks of at most
+    /// [`parallel::SMALL_CHUNK`] encoded bytes (the buffer stays in the core's cache). Two
+    /// threads share a memory bandwidth that one core's memcpy fills, and ordinary stores
+    /// read every output line before writing it: streamed, two-thread encodes went from
+    /// 0.78 / 0.85 to 0.81 / 0.88 of memcpy without recovery and 0.625 / 0.69 to 0.66 / 0.70
+    /// at 2 % (alien:9x9 / secded:72, 4 alternated `tilecode bench` rounds; at 5 %, 0.47 /
+    /// 0.49 to 0.46 / 0.46 in 6); on one thread they fell from 0.66 / 0.715 to 0.58 / 0.60
+    /// (the copy costs more than it saves), so one thread keeps ordinary stores. Streaming
+    /// the decoder's output the same way gained nothing (docs/benchmarks.md).
+    fn streams(&self) -> bool {
+        self.workers.threads() > 1 && self.codec.layout.chunk_bytes <= parallel::SMALL_CHUNK
     }
 
     fn v1(&self) -> bool {
@@ -174,6 +191,12 @@ impl EncodeCore {
             .map(|c| head + l.groups_for(c.len()) * l.group_bytes)
             .collect();
         let mut dst = out.grow(sizes.iter().sum());
+        let mut stages = std::mem::take(&mut self.stages);
+        if self.streams() {
+            stages.resize_with(self.workers.threads(), Vec::new);
+        } else {
+            stages.clear();
+        }
         let mut jobs = Vec::new();
         let runs = chunks.len().div_ceil(RUN_CHUNKS).max(self.workers.parts());
         for run in parallel::runs(chunks.len(), runs) {
@@ -181,21 +204,23 @@ impl EncodeCore {
             dst = after;
             let (codec, first, at) = (&self.codec, self.index + run.start as u64, run.start);
             let (data, sizes) = (&chunks[run.clone()], &sizes[run]);
-            jobs.push(move |acc: &mut Option<Partial<'_>>| {
-                encode_run(
-                    codec,
-                    frame,
-                    first,
-                    data,
-                    sizes,
-                    acc.as_mut().map(|p| (p, at)),
-                    mine,
-                )
+            jobs.push(move |lane: &mut Lane<'_, '_>| {
+                let acc = lane.acc.as_mut().map(|p| (p, at));
+                let stage = lane.stage.as_deref_mut();
+                encode_run(codec, frame, first, data, sizes, acc, stage, mine)
             });
         }
-        let mut sets: Vec<Option<Partial<'_>>> = partials.into_iter().map(Some).collect();
-        sets.resize_with(self.workers.threads(), || None);
-        let crcs = self.workers.run_with(&mut sets, jobs);
+        let mut partials = partials.into_iter();
+        let mut stage = stages.iter_mut();
+        let mut lanes: Vec<Lane<'_, '_>> = (0..self.workers.threads())
+            .map(|_| Lane {
+                acc: partials.next(),
+                stage: stage.next(),
+            })
+            .collect();
+        let crcs = self.workers.run_with(&mut lanes, jobs);
+        drop(lanes);
+        self.stages = stages;
         for (c, crc) in chunks.iter().zip(crcs.into_iter().flatten()) {
             self.crc = self.full.combine_len(self.crc, crc, c.len());
             self.index += 1;
@@ -276,10 +301,20 @@ impl EncodeCore {
     }
 }
 
+/// What one thread of a batch works with: its set of recovery accumulators and, when the
+/// output is streamed, its staging buffer.
+struct Lane<'a, 's> {
+    acc: Option<Partial<'a>>,
+    stage: Option<&'s mut Vec<u8>>,
+}
+
 /// Encodes consecutive chunks numbered from `first` into `out`, each taking its `sizes`
 /// bytes: its frame (when `frame` is the stream's data frame) and its groups, and, with
 /// `acc` (a set of recovery accumulators and the batch position of the first chunk), adds
-/// them into the set after them, while they are in cache. Returns the chunks' CRC-32Cs.
+/// them into the set after them, while they are in cache. With a `stage`, each chunk's
+/// groups are encoded there and streamed into `out` ([`super::nt::copy`]). Returns the
+/// chunks' CRC-32Cs.
+#[allow(clippy::too_many_arguments)]
 fn encode_run(
     codec: &Codec,
     frame: Option<Frame>,
@@ -287,6 +322,7 @@ fn encode_run(
     chunks: &[&[u8]],
     sizes: &[usize],
     acc: Option<(&mut Partial<'_>, usize)>,
+    mut stage: Option<&mut Vec<u8>>,
     mut out: &mut [u8],
 ) -> Vec<u32> {
     let mut crcs = Vec::with_capacity(chunks.len());
@@ -301,7 +337,14 @@ fn encode_run(
             head.copy_from_slice(&f.to_bytes());
             dst = body;
         }
-        crcs.push(codec.encode_chunk(data, index, dst));
+        match stage.as_deref_mut() {
+            Some(stage) => {
+                stage.resize(dst.len(), 0);
+                crcs.push(codec.encode_chunk(data, index, stage));
+                super::nt::copy(dst, stage);
+            }
+            None => crcs.push(codec.encode_chunk(data, index, dst)),
+        }
     }
     if let Some((p, at)) = acc {
         p.add(at, chunks);
