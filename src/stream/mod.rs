@@ -438,6 +438,7 @@ pub fn encode(data: &[u8], opts: &Options) -> Result<Bytes> {
 /// again into the same vector allocates and zeroes nothing.
 pub fn encode_into(data: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()> {
     let mut core = opts.core()?;
+    core.set_kept(true);
     let mut buf = Buf::from_vec(std::mem::take(out));
     core.start(&mut buf);
     let result = core
