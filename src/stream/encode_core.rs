@@ -109,15 +109,15 @@ impl EncodeCore {
     /// streaming stores ([`super::nt::copy`]): for kept output ([`EncodeCore::set_kept`];
     /// `tilecode encode` of a cached file to `/dev/null` ran 41 -> 45 ms streamed, its
     /// reading thread and the copy competing for the two cores), on several threads, for
-    /// chunks of at most
-    /// [`parallel::SMALL_CHUNK`] encoded bytes (the buffer stays in the core's cache). Two
-    /// threads share a memory bandwidth that one core's memcpy fills, and ordinary stores
-    /// read every output line before writing it: streamed, two-thread encodes went from
-    /// 0.78 / 0.85 to 0.81 / 0.88 of memcpy without recovery and 0.625 / 0.69 to 0.66 / 0.70
-    /// at 2 % (alien:9x9 / secded:72, 4 alternated `tilecode bench` rounds; at 5 %, 0.47 /
-    /// 0.49 to 0.46 / 0.46 in 6); on one thread they fell from 0.66 / 0.715 to 0.58 / 0.60
-    /// (the copy costs more than it saves), so one thread keeps ordinary stores. Streaming
-    /// the decoder's output the same way gained nothing (docs/benchmarks.md).
+    /// chunks of at most [`parallel::SMALL_CHUNK`] encoded bytes (the buffer stays in the
+    /// core's cache). Two threads share a memory bandwidth that one core's memcpy fills, and
+    /// ordinary stores read every output line before writing it: streamed, two-thread
+    /// encodes went from 0.78 / 0.85 to 0.81 / 0.88 of memcpy without recovery and
+    /// 0.625 / 0.69 to 0.66 / 0.70 at 2 % (alien:9x9 / secded:72, 4 alternated `tilecode
+    /// bench` rounds; at 5 %, 0.47 / 0.49 to 0.46 / 0.46 in 6); on one thread they fell
+    /// from 0.66 / 0.715 to 0.58 / 0.60 (the copy costs more than it saves), so one thread
+    /// keeps ordinary stores. Streaming the decoder's output the same way gained nothing
+    /// (docs/benchmarks.md).
     fn streams(&self) -> bool {
         self.kept
             && self.workers.threads() > 1
