@@ -92,8 +92,9 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// `alien:9x9`, interleave 64, chunks of 65 504 bytes (126 groups of 520 bytes, less the
-    /// 16-byte chunk tail), [`DEFAULT_RECOVERY`] percent of recovery chunks.
+    /// `alien:9x9`, interleave 64, chunks of 195 496 bytes (376 groups of 520 payload bytes,
+    /// less the chunk's 24-byte tail of checks), [`DEFAULT_RECOVERY`] percent of recovery
+    /// chunks.
     fn default() -> Self {
         Options::new(Spec::Alien { rows: 9, cols: 9 }, 64)
     }
