@@ -95,9 +95,16 @@ impl EncodeCore {
     pub fn batch(&self) -> usize {
         let bytes = self.codec.layout.chunk_bytes + FRAME;
         match &self.stripes {
-            Some(st) if !st.partials_fit(self.workers.threads()) => self.workers.batch_of(bytes),
+            Some(st) if !self.sets_fit(st) => self.workers.batch_of(bytes),
             _ => self.workers.encode_batch_of(bytes),
         }
+    }
+
+    /// Whether a set of recovery accumulators per thread fits ([`StripeEncoder::partials_fit`]):
+    /// the jobs then multiply their chunks into their thread's set; otherwise each batch is
+    /// multiplied in a pass of its own ([`StripeEncoder::add_many_on`]).
+    fn sets_fit(&self, st: &StripeEncoder) -> bool {
+        st.partials_fit(self.workers.threads())
     }
 
     /// The layout.
@@ -170,11 +177,12 @@ impl EncodeCore {
             let (batch, after) = rest.split_at((n * cs).min(rest.len()));
             let chunks: Vec<&[u8]> = batch.chunks(cs).collect();
             let sets = self.workers.threads();
+            let fit = self.stripes.as_ref().is_some_and(|st| self.sets_fit(st));
             // The stripe taken out for the batch, so that its jobs can fill its accumulators
             // while the encoder's other fields are borrowed.
             let mut stripes = self.stripes.take();
             let result = match &mut stripes {
-                Some(st) if st.partials_fit(sets) => st
+                Some(st) if fit => st
                     .partials(chunks.len(), sets)
                     .map(|p| self.encode_batch(&chunks, p, out)),
                 Some(st) => {

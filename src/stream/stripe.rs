@@ -163,7 +163,7 @@ pub struct StripeEncoder {
     coefs: Vec<u8>,
     /// The `R` recovery shards of the current stripe so far.
     acc: Vec<Vec<u8>>,
-    /// Sets of `R` accumulators that jobs fill in parallel ([`StripeEncoder::partials`]),
+    /// Sets of `R` accumulators that threads fill in parallel ([`StripeEncoder::partials`]),
     /// added into `acc` when the stripe ends; empty until a caller asks for them.
     partial: Vec<Vec<Vec<u8>>>,
     /// Whether the sets hold anything not yet added into `acc`.
@@ -268,19 +268,19 @@ impl StripeEncoder {
         Ok(())
     }
 
-    /// Whether `jobs` sets of partial accumulators ([`StripeEncoder::partials`]) fit
+    /// Whether `sets` sets of partial accumulators ([`StripeEncoder::partials`]) fit
     /// [`PARTIAL_BYTES`].
-    pub fn partials_fit(&self, jobs: usize) -> bool {
-        jobs * self.acc.len() * shard_bytes(self.chunk_size) <= PARTIAL_BYTES
+    pub fn partials_fit(&self, sets: usize) -> bool {
+        sets * self.acc.len() * shard_bytes(self.chunk_size) <= PARTIAL_BYTES
     }
 
-    /// Takes the next `n` data chunks of the stripe into `jobs` sets of accumulators, one
-    /// per job, which the jobs fill in parallel as they encode their chunks
+    /// Takes the next `n` data chunks of the stripe into `sets` sets of accumulators (the
+    /// encoder: one per thread), which are filled in parallel as the chunks are encoded
     /// ([`Partial::add`], each chunk into one set, any set): a chunk is multiplied into
     /// them while it is still in its core's cache, and no second pass over the batch is
     /// needed. The sets are added into the recovery shards when the stripe ends; addition
     /// is XOR, so the shards are the same whichever set took which chunk.
-    pub fn partials(&mut self, n: usize, jobs: usize) -> Result<Vec<Partial<'_>>> {
+    pub fn partials(&mut self, n: usize, sets: usize) -> Result<Vec<Partial<'_>>> {
         let room = self.plan.stripe - self.added;
         if n > room {
             return Err(Error::Limit {
@@ -289,7 +289,7 @@ impl StripeEncoder {
             });
         }
         let shard = shard_bytes(self.chunk_size);
-        while self.partial.len() < jobs {
+        while self.partial.len() < sets {
             self.partial
                 .push(vec![vec![0u8; shard]; self.plan.recovery]);
         }
@@ -297,7 +297,7 @@ impl StripeEncoder {
         self.added += n;
         self.dirty = true;
         let coefs = &self.coefs;
-        Ok(self.partial[..jobs]
+        Ok(self.partial[..sets]
             .iter_mut()
             .map(|acc| Partial {
                 acc,
@@ -406,12 +406,11 @@ fn deal<'a>(buf: &'a mut [u8], parts: &[Range<usize>], jobs: &mut [Vec<&'a mut [
 
 /// The most bytes the partial accumulators of [`StripeEncoder::partials`] may take
 /// (`sets * R * shard`, a set per thread): 2 threads at the default 2 % take 2 sets of 2
-/// shards of 191 KiB; where they would take
-/// more (many threads, many recovery chunks) the encoder adds each batch in a pass of
-/// its own ([`StripeEncoder::add_many_on`]).
+/// shards of 191 KiB; where they would take more (many threads, many recovery chunks) the
+/// encoder adds each batch in a pass of its own ([`StripeEncoder::add_many_on`]).
 pub const PARTIAL_BYTES: usize = 8 << 20;
 
-/// One job's set of accumulators for a run of a stripe's data chunks
+/// One set of accumulators (a thread's) for a batch of a stripe's data chunks
 /// ([`StripeEncoder::partials`]).
 pub struct Partial<'a> {
     acc: &'a mut [Vec<u8>],
