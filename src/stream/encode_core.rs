@@ -107,6 +107,11 @@ impl EncodeCore {
         st.partials_fit(self.workers.threads())
     }
 
+    /// The threads it encodes on.
+    pub fn workers(&self) -> &Workers {
+        &self.workers
+    }
+
     /// The layout.
     pub fn layout(&self) -> &Layout {
         &self.codec.layout

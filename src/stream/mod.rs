@@ -442,9 +442,12 @@ pub fn encode_into(data: &[u8], opts: &Options, out: &mut Vec<u8>) -> Result<()>
     core.set_kept(true);
     let mut buf = Buf::from_vec(std::mem::take(out));
     core.start(&mut buf);
-    let result = core
-        .chunks(data, &mut buf)
-        .and_then(|_| core.finish(&mut buf));
+    // On the pool, so that the encoder's batches start and end there (Workers::install).
+    let workers = core.workers().clone();
+    let result = workers.install(|| {
+        core.chunks(data, &mut buf)
+            .and_then(|_| core.finish(&mut buf))
+    });
     *out = buf.into_vec();
     result
 }
@@ -538,14 +541,17 @@ pub fn decode_with(
 ) -> Result<(Report, Option<Metadata>)> {
     let mut buf = Buf::from_vec(std::mem::take(out));
     let mut src = SliceSource::new(data, 0);
-    let result = open::open(&mut src).and_then(|mut core| {
-        core.set_lenient(opts.lenient);
-        core.set_check_recovery(opts.check_recovery);
-        core.set_threads(opts.threads);
-        while !core.done() {
-            core.step(&mut src, &mut buf)?;
-        }
-        Ok((core.report().clone(), core.metadata().cloned()))
+    // On the pool, so that the decoder's batches start and end there (Workers::install).
+    let result = parallel::Workers::new(opts.threads).install(|| {
+        open::open(&mut src).and_then(|mut core| {
+            core.set_lenient(opts.lenient);
+            core.set_check_recovery(opts.check_recovery);
+            core.set_threads(opts.threads);
+            while !core.done() {
+                core.step(&mut src, &mut buf)?;
+            }
+            Ok((core.report().clone(), core.metadata().cloned()))
+        })
     });
     *out = buf.into_vec();
     result

@@ -129,7 +129,10 @@ impl<W: Write> Write for Encoder<W> {
         if self.chunk.is_empty() && buf.len() >= cs {
             // Whole chunks straight from the caller's buffer, a batch at a time.
             let n = (buf.len() / cs).min(self.core.batch()) * cs;
-            self.core.chunks(&buf[..n], &mut self.out)?;
+            let (core, out) = (&mut self.core, &mut self.out);
+            core.workers()
+                .clone()
+                .install(|| core.chunks(&buf[..n], out))?;
             return Ok(n);
         }
         let take = (cs - self.chunk.len()).min(buf.len());
