@@ -7,6 +7,7 @@
 //!   ([`crate::slice::kernel`], [`crate::slice::locate`]): 64 codewords per `u64`, in the
 //!   container's row order;
 //! * [`engine`]: the seeded, thread-count-independent Monte Carlo loop;
+//! * [`chacha`]: its random streams (ChaCha8, sixteen blocks a refill);
 //! * [`monitor`]: what the engine counts and its AFF3CT-style stop rules, read by [`report`]
 //!   (engine -> monitor <- report: the report never reads the engine);
 //! * [`point`]: a simulator's points, the glue that runs the engine and fills a report;
@@ -22,6 +23,7 @@
 
 pub mod analytic;
 pub mod bernoulli;
+pub mod chacha;
 pub mod channel;
 pub mod engine;
 pub mod exact;

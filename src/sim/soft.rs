@@ -13,7 +13,6 @@ use super::monitor::{Counts, finish};
 use super::scratch::Scratch;
 use crate::code::SoftDecoder;
 use rand::RngCore;
-use rand_chacha::ChaCha8Rng;
 
 /// What a soft batch needs to know.
 pub(crate) struct SoftBatch<'a> {
@@ -29,7 +28,7 @@ pub(crate) struct SoftBatch<'a> {
 
 impl SoftBatch<'_> {
     /// Runs one batch of 64 frames from `rng` and counts the lanes in `active`.
-    pub fn run(&self, s: &mut Scratch, mut rng: ChaCha8Rng, active: u64) -> Counts {
+    pub fn run<R: RngCore>(&self, s: &mut Scratch, rng: &mut R, active: u64) -> Counts {
         let (n, k, d) = (self.kernel.n(), self.kernel.k(), self.interleave);
         let pos = self.kernel.message_positions();
         // The kernel's words are in its row order: the message first (the same draws as the
@@ -43,8 +42,7 @@ impl SoftBatch<'_> {
             }
             self.kernel.encode_in(cw, &mut s.kernel);
         }
-        self.sampler
-            .sample_agreement(&mut rng, 64, len, &mut s.agree);
+        self.sampler.sample_agreement(rng, 64, len, &mut s.agree);
         s.llr.resize(n, 0.0);
         // The message positions as a mask over the words of a codeword, and the codeword sent
         // in a lane, as words: the wrong message bits are a masked XOR.
