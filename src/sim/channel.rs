@@ -186,16 +186,14 @@ impl Sampler {
     ) {
         match *self {
             Sampler::Bsc(g) => {
-                // One Bernoulli process over all lanes * len trials, lane-major; the lane and
-                // position follow the increasing trial index without a division.
-                let (mut lane, mut base) = (0usize, 0usize);
+                // One Bernoulli process over all lanes * len trials, lane-major. The lane is
+                // the trial index over `len`: a division per flip is cheaper than stepping
+                // lane by lane to it (a loop of data-dependent length, its exit mispredicted:
+                // 8 % of `alien:9x9`'s simulation on an AMD Zen 5).
                 g.for_each_success(rng, (lanes * len) as u64, |t| {
                     let t = t as usize;
-                    while t >= base + len {
-                        base += len;
-                        lane += 1;
-                    }
-                    flip(lane, t - base);
+                    let lane = t / len;
+                    flip(lane, t - lane * len);
                 });
             }
             Sampler::Burst(blen, g) => {
