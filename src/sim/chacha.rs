@@ -5,9 +5,9 @@
 //! With AVX-512 the sixteen blocks are computed side by side, one register per state word
 //! and lane `j` holding block `j` (the rotations are single instructions), and transposed
 //! into keystream order in registers at the end. Sampling 64 frames of `alien:9x9` on a BSC
-//! draws about 1.1 KiB, and rand_chacha's four-block AVX2 refills took a third of the
-//! simulator's time: `tilecode simulate alien:9x9 --p 1e-3 --threads 1` went from 7.4 to
-//! 9.5 Gbit/s on an AMD Zen 5 (medians of 3 alternated runs). Without AVX-512,
+//! at `p = 1e-3` draws about 600 bytes, and rand_chacha's four-block AVX2 refills took a
+//! third of the simulator's time: `tilecode simulate alien:9x9 --p 1e-3 --threads 1` went
+//! from 7.4 to 9.5 Gbit/s on an AMD Zen 5 (medians of 3 alternated runs). Without AVX-512,
 //! rand_chacha's generator itself runs.
 //!
 //! Since a [`BlockRng`] hands out its buffer's words in order whatever the buffer's length,
@@ -34,7 +34,8 @@ const DOUBLE_ROUNDS: usize = 4;
 
 /// The keystream of a ChaCha8 stream, as an RNG: sixteen blocks a refill with AVX-512, else
 /// rand_chacha's own generator (whose AVX2 refills beat the lane loops compiled for AVX2:
-/// 7.6 against 7.1 Gbit/s of `alien:9x9` on a BSC).
+/// 7.6 against 7.1 Gbit/s of `alien:9x9` on a BSC). Its `RngCore` picks the variant at every
+/// draw; hot loops match the variant once and run generic over it, as the engine does.
 // A stream lives for one batch, made and used in place: boxing the wide one would cost an
 // allocation a batch.
 #[allow(clippy::large_enum_variant)]
@@ -101,21 +102,25 @@ impl RngCore for Stream {
 }
 
 /// One refill's words (the [`BlockRngCore`] results).
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Debug)]
 pub struct Words([u32; WORDS]);
 
+#[cfg(target_arch = "x86_64")]
 impl Default for Words {
     fn default() -> Self {
         Words([0; WORDS])
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 impl AsRef<[u32]> for Words {
     fn as_ref(&self) -> &[u32] {
         &self.0
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 impl AsMut<[u32]> for Words {
     fn as_mut(&mut self) -> &mut [u32] {
         &mut self.0

@@ -2,11 +2,11 @@
 //! stop rule is met.
 //!
 //! Work is cut into batches of 64 frames. Batch `i` draws all of its randomness (messages, then
-//! channel errors) from its own ChaCha8 stream ([`super::chacha`]): the key is a SHA-256 of the seed, the code, the
-//! channel and the interleaving depth, the stream number is `i`. Batches are run in rounds of a
-//! fixed, growing size, and the stop rule is checked between rounds. The counts of a run are
-//! therefore a function of the seed alone: the same for any thread count (only `max_seconds`
-//! depends on the clock).
+//! channel errors) from its own ChaCha8 stream ([`super::chacha`]): the key is a SHA-256 of
+//! the seed, the code, the channel and the interleaving depth, the stream number is `i`.
+//! Batches are run in rounds of a fixed, growing size, and the stop rule is checked between
+//! rounds. The counts of a run are therefore a function of the seed alone: the same for any
+//! thread count (only `max_seconds` depends on the clock).
 //!
 //! A frame is one codeword, or with interleaving depth `D` one block of `D` codewords sent
 //! interleaved (bit `j` of codeword `c` goes out at time `j * D + c`), so that a burst of up to
