@@ -385,16 +385,23 @@ fn encode_run(
 
 /// Encodes recovery shard `shape.number` of a stripe into `out`: its frame (`f`, the
 /// stripe's recovery frame, given the shape and the shard's CRC) and the shard zero-padded to
-/// whole groups.
+/// whole groups. The shard's whole groups are encoded where they are; only the groups past
+/// them (the last, partial one) are padded in a copy.
 fn encode_recovery(codec: &Codec, mut f: Frame, shape: StripeShape, shard: &[u8], out: &mut [u8]) {
     f.length = shape.pack();
     f.check = crc32c::crc32c(shard);
     let (head, body) = out.split_at_mut(FRAME);
     head.copy_from_slice(&f.to_bytes());
     let l = &codec.layout;
-    let mut padded = shard.to_vec();
-    padded.resize(recovery_groups(l) * l.group_data, 0);
-    codec.encode_groups(&padded, body);
+    let whole = shard.len() / l.group_data;
+    let (data, rest) = shard.split_at(whole * l.group_data);
+    let (full, last) = body.split_at_mut(whole * l.group_bytes);
+    codec.encode_groups(data, full);
+    if !last.is_empty() {
+        let mut padded = vec![0u8; (recovery_groups(l) - whole) * l.group_data];
+        padded[..rest.len()].copy_from_slice(rest);
+        codec.encode_groups(&padded, last);
+    }
 }
 
 /// Chunks in one job of a batch: each job encodes its chunks and then multiplies them into

@@ -241,23 +241,34 @@ fn pin(i: usize, n: usize) {
     if !pinning() {
         return;
     }
-    let size = std::mem::size_of::<libc::cpu_set_t>();
-    // SAFETY: `cpu_set_t` is a plain bit array, valid when zeroed; the calls read and write
-    // only the set passed with its size, for the calling thread (pid 0).
+    let Some(cpus) = allowed_cpus().filter(|c| c.len() >= n) else {
+        return;
+    };
+    // SAFETY: `cpu_set_t` is a plain bit array, valid when zeroed; the call reads only the
+    // set passed with its size, for the calling thread (pid 0).
     unsafe {
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, size, &mut allowed) != 0 {
-            return;
-        }
-        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &allowed))
-            .collect();
-        if cpus.len() < n {
-            return;
-        }
         let mut one: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpus[i], &mut one);
-        libc::sched_setaffinity(0, size, &one);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
+    }
+}
+
+/// The CPUs the calling thread may run on, in increasing order (`None` when the kernel does
+/// not say).
+#[cfg(target_os = "linux")]
+fn allowed_cpus() -> Option<Vec<usize>> {
+    // SAFETY: `cpu_set_t` is a plain bit array, valid when zeroed; the kernel writes only
+    // the set passed with its size, for the calling thread (pid 0).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        Some(
+            (0..libc::CPU_SETSIZE as usize)
+                .filter(|&c| libc::CPU_ISSET(c, &set))
+                .collect(),
+        )
     }
 }
 
@@ -407,17 +418,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn threads_are_pinned_to_distinct_cpus() {
-        fn cpus() -> Vec<usize> {
-            let size = std::mem::size_of::<libc::cpu_set_t>();
-            // SAFETY: as in `pin`: a zeroed set, read by the kernel for the calling thread.
-            unsafe {
-                let mut set: libc::cpu_set_t = std::mem::zeroed();
-                assert_eq!(libc::sched_getaffinity(0, size, &mut set), 0);
-                (0..libc::CPU_SETSIZE as usize)
-                    .filter(|&c| libc::CPU_ISSET(c, &set))
-                    .collect()
-            }
-        }
+        let cpus = || allowed_cpus().expect("the kernel names the allowed CPUs");
         let n = cpus().len().min(4);
         if n < 2 || !pinning() {
             return;
