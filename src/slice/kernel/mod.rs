@@ -26,7 +26,7 @@ mod rows;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 
-pub use block::{V, add_received, word_blocks, word_bytes};
+pub use block::{V, add_received, as_blocks, copy_short, store_blocks, word_blocks, word_bytes};
 use block::{blocks, blocks_mut};
 use rows::{Rows, grid, hamming_row};
 
@@ -467,14 +467,28 @@ impl Kernel {
         par: &mut [V<B>],
         scratch: &mut [V<B>],
     ) {
+        encode_run_block::<B>(avx2, self, data, out, gd, gb, par, scratch);
+    }
+
+    /// The portable source of [`Kernel::encode_run`]: the group loop and the kernel compiled
+    /// as one, so that no call and no spill of the kernel's arguments is paid per group.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_run_body<const B: usize>(
+        &self,
+        data: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        par: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) {
         for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
             prefetch::read(g.as_ptr(), gd);
             prefetch::write(o.as_ptr(), gb);
             let (od, op) = o.split_at_mut(gd);
-            parity_block::<B, true>(avx2, self, g, od, par, scratch);
-            for (v, dst) in par.iter().zip(op.chunks_exact_mut(8 * B)) {
-                v.store(dst);
-            }
+            self.parity_body::<B, true>(g, od, par, scratch);
+            store_blocks(par, op);
         }
     }
 
@@ -494,12 +508,27 @@ impl Kernel {
         syn: &mut [V<B>],
         scratch: &mut [V<B>],
     ) -> usize {
+        clean_run_block::<B>(avx2, self, enc, out, gd, gb, syn, scratch)
+    }
+
+    /// The portable source of [`Kernel::clean_run`], compiled as one with the kernel.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn clean_run_body<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        syn: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) -> usize {
         let groups = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
         for (i, (e, o)) in groups.enumerate() {
             prefetch::read(e.as_ptr(), gb);
             prefetch::write(o.as_ptr(), gd);
             let (ed, ep) = e.split_at(gd);
-            parity_block::<B, true>(avx2, self, ed, o, syn, scratch);
+            self.parity_body::<B, true>(ed, o, syn, scratch);
             if !add_received(syn, ep, 8 * B, 0).is_zero() {
                 return i;
             }
@@ -643,6 +672,30 @@ cpu::avx2_twins! {
         out: &mut [V<B>],
         scratch: &mut [V<B>],
     ) = Kernel::parity_body;
+
+    /// [`Kernel::encode_run`], portable or compiled for AVX2.
+    #[allow(clippy::too_many_arguments)]
+    fn encode_run_block<const B: usize>(
+        k: &Kernel,
+        data: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        par: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) = Kernel::encode_run_body;
+
+    /// [`Kernel::clean_run`], portable or compiled for AVX2.
+    #[allow(clippy::too_many_arguments)]
+    fn clean_run_block<const B: usize>(
+        k: &Kernel,
+        enc: &[u8],
+        out: &mut [u8],
+        gd: usize,
+        gb: usize,
+        syn: &mut [V<B>],
+        scratch: &mut [V<B>],
+    ) -> usize = Kernel::clean_run_body;
 
 }
 

@@ -66,3 +66,39 @@ fn fast_kernels_match_the_portable_ones() {
     }
     let _ = fast_paths;
 }
+
+/// `copy_short` is `copy_from_slice` at every length through the last of its fixed sizes and
+/// past it, at every start in a word; `store_blocks` writes what `V::store` writes block by
+/// block.
+#[test]
+fn short_copies_and_block_stores_match_the_plain_ones() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let mut src = vec![0u8; 300];
+    rng.fill_bytes(&mut src);
+    for len in 8..=290 {
+        for start in 0..8 {
+            let mut got = vec![0xAAu8; 300];
+            let mut want = got.clone();
+            copy_short(&mut got[start..start + len], &src[..len]);
+            want[start..start + len].copy_from_slice(&src[..len]);
+            assert_eq!(got, want, "len {len} start {start}");
+        }
+    }
+    for rows in 1..=40 {
+        let vs: Vec<V<2>> = (0..rows)
+            .map(|_| V([rng.next_u64(), rng.next_u64()]))
+            .collect();
+        let mut got = vec![0u8; 16 * rows];
+        store_blocks(&vs, &mut got);
+        let mut want = vec![0u8; 16 * rows];
+        for (v, d) in vs.iter().zip(want.chunks_exact_mut(16)) {
+            v.store(d);
+        }
+        assert_eq!(got, want, "{rows} rows");
+        let words: Vec<u64> = (0..rows).map(|_| rng.next_u64()).collect();
+        let mut got = vec![0u8; 8 * rows];
+        store_blocks(as_blocks(&words), &mut got);
+        let want: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(got, want, "{rows} words");
+    }
+}

@@ -2,6 +2,7 @@
 //! that streams a one-group chunk past the caches.
 
 use super::{Codec, Scratch, block_rows, fill_region, thirds};
+use crate::slice::kernel::{as_blocks, store_blocks};
 use crate::slice::prefetch;
 use crate::stream::crc;
 use crate::stream::format::{Blocks, TAIL, tail_bytes, tail_bytes_v2};
@@ -21,9 +22,7 @@ impl Codec {
                 .kernel
                 .group64::<true>(fast, &g[..gd], odata, &mut s.words)
         {
-            for (w, dst) in s.words.iter().zip(opar.chunks_exact_mut(8)) {
-                dst.copy_from_slice(&w.to_le_bytes());
-            }
+            store_blocks(as_blocks(&s.words[..opar.len() / 8]), opar);
             return;
         }
         if rb == 8 * B {
@@ -35,9 +34,7 @@ impl Codec {
                 &mut s.par,
                 &mut s.kernel,
             );
-            for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
-                v.store(dst);
-            }
+            store_blocks(&s.par, opar);
             return;
         }
         odata.copy_from_slice(&g[..gd]);
@@ -267,19 +264,8 @@ impl Codec {
 }
 
 /// Writes a fused kernel's check words to a group's parity bytes `p` (little-endian; as
-/// many as `p` holds): a copy of fixed size for the fused codes' 128 and 64 bytes, which
-/// the compiler inlines, where one of `p.len()` bytes was a call to `memcpy` per group.
+/// many as `p` holds), with no call to `memcpy` ([`store_blocks`]).
 #[inline]
 fn put_words(words: &[u64; 16], p: &mut [u8]) {
-    #[inline(always)]
-    fn put(words: &[u64; 16], p: &mut [u8]) {
-        for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
-            dst.copy_from_slice(&w.to_le_bytes());
-        }
-    }
-    match p.len() {
-        128 => put(words, &mut p[..128]),
-        64 => put(words, &mut p[..64]),
-        _ => put(words, p),
-    }
+    store_blocks(as_blocks(&words[..p.len() / 8]), p);
 }
