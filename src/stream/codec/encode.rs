@@ -264,8 +264,19 @@ impl Codec {
 }
 
 /// Writes a fused kernel's check words to a group's parity bytes `p` (little-endian; as
-/// many as `p` holds), with no call to `memcpy` ([`store_blocks`]).
+/// many as `p` holds): a copy of fixed size for the fused codes' 128 and 64 bytes, which
+/// the compiler inlines, where one of `p.len()` bytes was a call to `memcpy` per group.
 #[inline]
 fn put_words(words: &[u64; 16], p: &mut [u8]) {
-    store_blocks(as_blocks(&words[..p.len() / 8]), p);
+    #[inline(always)]
+    fn put(words: &[u64; 16], p: &mut [u8]) {
+        for (w, dst) in words.iter().zip(p.chunks_exact_mut(8)) {
+            dst.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    match p.len() {
+        128 => put(words, &mut p[..128]),
+        64 => put(words, &mut p[..64]),
+        _ => store_blocks(as_blocks(&words[..p.len() / 8]), p),
+    }
 }
