@@ -137,9 +137,10 @@ pub fn store_blocks<const B: usize>(vs: &[V<B>], dst: &mut [u8]) {
     }
 }
 
-/// `dst.copy_from_slice(src)` for slices of equal length, with no call to `memcpy` up to 256
-/// bytes: the first and the last `W` bytes for the smallest `W` in 8, 16, ..., 128 that is
-/// at least half the length (the two moves overlap when the length is under `2 W`).
+/// `dst.copy_from_slice(src)` for slices of equal length, with no call to `memcpy` from 8 to
+/// 256 bytes: the first and the last `W` bytes for the smallest `W` in 8, 16, ..., 128 that
+/// is at least half the length (the two moves overlap when the length is under `2 W`).
+/// Other lengths go through `copy_from_slice`.
 #[inline(always)]
 pub fn copy_short(dst: &mut [u8], src: &[u8]) {
     #[inline(always)]
