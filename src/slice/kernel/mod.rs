@@ -21,6 +21,7 @@ use crate::game::alien::Shape;
 use crate::slice::prefetch;
 
 mod block;
+mod plan;
 mod rows;
 
 #[cfg(target_arch = "x86_64")]
@@ -28,6 +29,7 @@ mod avx2;
 
 pub use block::{V, add_received, as_blocks, copy_short, store_blocks, word_blocks, word_bytes};
 use block::{blocks, blocks_mut};
+pub use plan::Plan;
 use rows::{Rows, grid, hamming_row};
 
 /// How the single-word fast path loads one grid row of a Hamming code (eight positions,

@@ -2,7 +2,7 @@
 //! the locator, and the deep path that streams a one-group chunk out and corrects it after.
 
 use super::crcs::Sums;
-use super::{Codec, Scratch, block_rows, thirds};
+use super::{Codec, Scratch, thirds};
 use crate::slice::kernel::{self, V};
 use crate::slice::prefetch;
 use crate::stream::crc::{self, Mender};
@@ -69,7 +69,7 @@ impl Codec {
         stats: &mut ChunkStats,
     ) {
         let l = &self.layout;
-        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let (gd, rb) = (l.group_data, l.row_bytes);
         prefetch::read(genc.as_ptr(), genc.len());
         prefetch::write(o.as_ptr(), o.len());
         let (edata, epar) = genc.split_at(gd);
@@ -88,27 +88,62 @@ impl Codec {
             }
             return;
         }
-        let single = rb == 8 * B;
-        if !single {
+        if rb != 8 * B {
             o.copy_from_slice(edata);
+            return self.fix_rows(genc, o, group, s, stats);
         }
         // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
         // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
         let avx2 = self.avx2.filter(|_| B > 1);
-        for off in (0..rb).step_by(8 * B) {
-            if single {
-                // One lane block per row: the kernel copies the data rows as it reads them.
-                self.kernel
-                    .parity_copy::<B, true>(avx2, edata, o, &mut s.par, &mut s.kernel);
-            } else {
-                let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
-                self.kernel.parity(avx2, rows, &mut s.par, &mut s.kernel);
+        // One lane block per row: the kernel copies the data rows as it reads them.
+        self.kernel
+            .parity_copy::<B, true>(avx2, edata, o, &mut s.par, &mut s.kernel);
+        let nz = kernel::add_received(&mut s.par, epar, rb, 0);
+        if !nz.is_zero() {
+            self.fix_block(genc, o, 0, &s.par, nz, group, stats);
+        }
+    }
+
+    /// The syndrome of a group `genc` whose rows span several lane blocks: its parity rows
+    /// from the received data rows, read whole ([`Plan`](crate::slice::kernel::Plan)), plus
+    /// the received parity rows, row by row; then the lanes of each block with a non-zero
+    /// syndrome corrected through `out`, as [`Codec::fix_block`] does. Every row is read in
+    /// order (a block of every row at the row stride would fall in one L1 set at 4 KiB rows).
+    fn fix_rows<const B: usize>(
+        &self,
+        genc: &[u8],
+        out: &mut (impl Flips + ?Sized),
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let (gd, rb) = (self.layout.group_data, self.layout.row_bytes);
+        let (edata, epar) = genc.split_at(gd);
+        s.rows.resize(epar.len(), 0);
+        self.plan
+            .parity(self.avx2, [edata, &[]], rb, &mut s.rows, &mut s.acc);
+        // The syndrome rows, and the OR of them word by word.
+        let any = &mut s.acc;
+        any.clear();
+        any.resize(rb / 8, 0);
+        for (row, prow) in s.rows.chunks_exact_mut(rb).zip(epar.chunks_exact(rb)) {
+            let (row, prow) = (row.as_chunks_mut::<8>().0, prow.as_chunks::<8>().0);
+            for ((w, p), a) in row.iter_mut().zip(prow).zip(any.iter_mut()) {
+                let x = u64::from_ne_bytes(*w) ^ u64::from_ne_bytes(*p);
+                *w = x.to_ne_bytes();
+                *a |= x;
             }
-            let nz = kernel::add_received(&mut s.par, epar, rb, off);
-            if nz.is_zero() {
+        }
+        for (b, nzw) in any.chunks_exact(B).enumerate() {
+            if nzw.iter().all(|&w| w == 0) {
                 continue;
             }
-            self.fix_block(genc, o, off, &s.par, nz, group, stats);
+            let off = 8 * B * b;
+            for (sy, row) in s.par.iter_mut().zip(s.rows.chunks_exact(rb)) {
+                *sy = V::load(&row[off..]);
+            }
+            let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
+            self.fix_block(genc, out, off, &s.par, nz, group, stats);
         }
     }
 
@@ -379,7 +414,7 @@ impl Codec {
         stats: &mut ChunkStats,
     ) -> Vec<u32> {
         let l = &self.layout;
-        let (gd, rb, k) = (l.group_data, l.row_bytes, l.k);
+        let gd = l.group_data;
         let (edata, epar) = genc.split_at(gd);
         let b = Blocks::of(len, gd);
         stats.codewords += l.interleave as u64;
@@ -389,15 +424,7 @@ impl Codec {
         o[len..].copy_from_slice(&edata[len..]);
         touch(epar);
         let mut flips: Vec<(usize, u8)> = Vec::new();
-        for off in (0..rb).step_by(8 * B) {
-            let rows = block_rows::<B>([edata, &[]], k, rb, off, &mut s.gather);
-            self.kernel
-                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
-            let nz = kernel::add_received(&mut s.par, epar, rb, off);
-            if !nz.is_zero() {
-                self.fix_block(genc, &mut flips, off, &s.par, nz, 0, stats);
-            }
-        }
+        self.fix_rows(genc, &mut flips, 0, s, stats);
         if flips.is_empty() {
             return crcs;
         }

@@ -1,7 +1,7 @@
 //! Encoding: groups through the kernels, chunks with their CRCs and tails, and the deep path
 //! that streams a one-group chunk past the caches.
 
-use super::{Codec, Scratch, block_rows, fill_region, thirds};
+use super::{Codec, Scratch, fill_region, thirds};
 use crate::slice::kernel::{as_blocks, store_blocks};
 use crate::slice::prefetch;
 use crate::stream::crc;
@@ -42,23 +42,15 @@ impl Codec {
     }
 
     /// The parity rows `opar` of a group's data rows `data` (those of `data[0]`, then those
-    /// of `data[1]`), lane block by lane block: each block's rows gathered when a row spans
-    /// several blocks, then the kernel.
+    /// of `data[1]`), read whole rows at a time, where they lie ([`Plan`](crate::slice::kernel::Plan)).
     pub(super) fn parity_of_rows<const B: usize>(
         &self,
         data: [&[u8]; 2],
         opar: &mut [u8],
         s: &mut Scratch<B>,
     ) {
-        let (rb, k) = (self.layout.row_bytes, self.layout.k);
-        for off in (0..rb).step_by(8 * B) {
-            let rows = block_rows::<B>(data, k, rb, off, &mut s.gather);
-            self.kernel
-                .parity(self.avx2, rows, &mut s.par, &mut s.kernel);
-            for (v, dst) in s.par.iter().zip(opar.chunks_exact_mut(rb)) {
-                v.store(&mut dst[off..]);
-            }
-        }
+        let rb = self.layout.row_bytes;
+        self.plan.parity(self.avx2, data, rb, opar, &mut s.acc);
     }
 
     /// Encodes whole groups: `data` is a multiple of the group payload, `out` the same number

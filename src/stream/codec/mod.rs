@@ -15,7 +15,7 @@ use super::format::{CHECK_BLOCK, Layout};
 use super::nt;
 use crate::code;
 use crate::cpu::Avx2;
-use crate::slice::kernel::{Fast64, Fused64, Kernel, V};
+use crate::slice::kernel::{Fast64, Fused64, Kernel, Plan, V};
 use crate::slice::locate::Locator;
 
 /// A code with its kernel and the row/position maps of the bit-sliced layout.
@@ -24,6 +24,10 @@ pub struct Codec {
     /// Sizes.
     pub layout: Layout,
     kernel: Kernel,
+    /// The kernel as whole-row XORs, for rows of several lane blocks.
+    plan: Plan,
+    /// The lane block width in words ([`block_words`]).
+    width: usize,
     /// Parity rows, `n - k`.
     r: usize,
     /// The per-lane decisions for nonzero syndromes, shared with the simulator: the
@@ -60,54 +64,23 @@ struct Scratch<const B: usize> {
     par: Vec<V<B>>,
     /// The kernel's own scratch.
     kernel: Vec<V<B>>,
-    /// One lane block's data rows when a row spans several blocks.
-    gather: Vec<u8>,
+    /// The accumulator strips of the whole-row kernel ([`Plan`]).
+    acc: Vec<u64>,
+    /// The whole-row kernel's parity rows, when decoding.
+    rows: Vec<u8>,
     /// Parity rows of the single-word fast path.
     words: Vec<u64>,
 }
 
-/// The `k` data rows of one lane block as contiguous rows of `8 B` bytes: the group payload
-/// itself when a row is one block, else gathered into `buf`. The rows are those of
-/// `data[0]` followed by those of `data[1]` (the deep encoder reads the payload's whole rows
-/// where they lie and the rest from a short buffer).
-#[inline]
-fn block_rows<'a, const B: usize>(
-    data: [&'a [u8]; 2],
-    k: usize,
-    rb: usize,
-    off: usize,
-    buf: &'a mut Vec<u8>,
-) -> &'a [u8] {
-    if rb == 8 * B && data[1].is_empty() {
-        return &data[0][..k * rb];
-    }
-    // Copies of a constant `8 B` bytes, which compile to a few vector moves (a call to
-    // `memmove` per row cost more than the kernel).
-    buf.resize(k * 8 * B, 0);
-    let (a, b) = buf.split_at_mut(data[0].len() / rb * 8 * B);
-    gather::<B>(a, data[0], rb, off);
-    if !b.is_empty() {
-        gather::<B>(b, data[1], rb, off);
-    }
-    buf
-}
-
-/// Bytes `off..off + 8 B` of each row of `rows` (rows of `rb` bytes), one after the other
-/// into `dst`.
-#[inline(always)]
-fn gather<const B: usize>(dst: &mut [u8], rows: &[u8], rb: usize, off: usize) {
-    for (dst, row) in dst.chunks_exact_mut(8 * B).zip(rows.chunks_exact(rb)) {
-        dst.copy_from_slice(&row[off..off + 8 * B]);
-    }
-}
-
-/// The block width (in 64-bit words) used for a row of `words` words. A row of exactly 64
-/// words (`D = 4096`) is one block: the kernel then reads the group's rows in place, one
-/// after the other, with no gather into lane blocks and no second pass to copy the data
-/// rows (measured in docs/benchmarks.md, "D = 4096 rows as one block"). Wider blocks for the
-/// deeper depths would hold whole kilobyte rows in the kernel's accumulators.
-fn block_words(words: usize) -> usize {
-    if words == 64 {
+/// The block width (in 64-bit words) used for a row of `words` words. A decoder's row of
+/// exactly 64 words (`D = 4096`) is one block: the clean-run kernel then reads the group's
+/// rows in place, one after the other, with no second pass to copy the data rows (measured
+/// in docs/benchmarks.md, "D = 4096 rows as one block"). An encoder's is eight blocks, so
+/// that its groups take the whole-row kernel ([`Plan`]), and a chunk of one group the deep
+/// path (docs/benchmarks.md, "The whole-row kernel"). Wider blocks for the deeper depths
+/// would hold whole kilobyte rows in the kernel's accumulators.
+fn block_words(words: usize, decoding: bool) -> usize {
+    if words == 64 && decoding {
         return 64;
     }
     [8, 4, 2, 1]
@@ -116,12 +89,11 @@ fn block_words(words: usize) -> usize {
         .expect("1 divides")
 }
 
-/// Calls `$codec.$f::<B>(args)` with `B` the lane block width of the layout's rows
-/// ([`block_words`]).
+/// Calls `$codec.$f::<B>(args)` with `B` the codec's lane block width ([`block_words`]).
 macro_rules! by_width {
     ($codec:ident . $f:ident ( $($a:expr),* )) => {{
         let codec = $codec;
-        match $crate::stream::codec::block_words(codec.layout.row_bytes / 8) {
+        match codec.width {
             64 => codec.$f::<64>($($a),*),
             8 => codec.$f::<8>($($a),*),
             4 => codec.$f::<4>($($a),*),
@@ -170,7 +142,9 @@ impl Codec {
             fused: kernel.fused64().filter(|_| fast.is_some()),
             mender: if decoding { Mender::detect() } else { None },
             shifts,
+            width: block_words(layout.row_bytes / 8, decoding),
             layout,
+            plan: Plan::for_kernel(&kernel, k),
             kernel,
             r: n - k,
             locator,
@@ -182,7 +156,8 @@ impl Codec {
         Scratch {
             par: vec![V::<B>::zero(); self.r],
             kernel: vec![V::<B>::zero(); self.kernel.scratch_len()],
-            gather: Vec::new(),
+            acc: Vec::new(),
+            rows: Vec::new(),
             words: vec![0; self.r],
         }
     }
