@@ -24,6 +24,7 @@ use super::kernel::{Kernel, V};
 use crate::code::{self, BlockCode, Status};
 use crate::gf2::BitVec;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Largest code for which the single-error table is built (building costs `n` decodes).
 const TABLE_MAX_N: usize = 4096;
@@ -152,6 +153,45 @@ impl SyndromeTable {
     }
 }
 
+/// The single-error tables of the codes this process used last ([`Kept`]): a table costs
+/// `n` decodes and `n` kernel runs (2 ms for `alien:33x33`, about the time to decode 6 MiB
+/// of it), which a process that decodes many streams of one code (`tilecode bench`, a
+/// library caller) pays once. A table depends on the spec alone.
+fn tables(spec: code::Spec, build: impl FnOnce() -> SyndromeTable) -> Arc<SyndromeTable> {
+    static KEPT: Mutex<Kept> = Mutex::new(Kept(Vec::new()));
+    if let Some(t) = KEPT.lock().expect("not poisoned").get(spec) {
+        return t;
+    }
+    // Built outside the lock: two threads may both build it, and the second is kept.
+    let table = Arc::new(build());
+    KEPT.lock()
+        .expect("not poisoned")
+        .put(spec, Arc::clone(&table));
+    table
+}
+
+/// The tables of the last [`Kept::MAX`] codes, the oldest first.
+struct Kept(Vec<(code::Spec, Arc<SyndromeTable>)>);
+
+impl Kept {
+    const MAX: usize = 8;
+
+    fn get(&self, spec: code::Spec) -> Option<Arc<SyndromeTable>> {
+        self.0
+            .iter()
+            .find(|e| e.0 == spec)
+            .map(|e| Arc::clone(&e.1))
+    }
+
+    fn put(&mut self, spec: code::Spec, table: Arc<SyndromeTable>) {
+        self.0.retain(|e| e.0 != spec);
+        if self.0.len() == Self::MAX {
+            self.0.remove(0);
+        }
+        self.0.push((spec, table));
+    }
+}
+
 /// A code's per-lane decisions (see the module documentation).
 #[derive(Debug)]
 pub struct Locator {
@@ -161,8 +201,8 @@ pub struct Locator {
     /// Row holding each codeword position.
     row_of_pos: Vec<u32>,
     /// Syndromes of the single errors `BlockCode::decode` corrects, with their rows. Empty
-    /// when the code is too large for it.
-    table: SyndromeTable,
+    /// when the code is too large for it. Shared by the locators of one code ([`tables`]).
+    table: Arc<SyndromeTable>,
     /// One entry per syndrome, when kept ([`Locator::with_memo`]); shared by the threads
     /// that decode, each storing what the decoder answered.
     memo: Vec<AtomicU32>,
@@ -184,12 +224,12 @@ impl Locator {
             code: code::build(&code.spec()),
             pos_of_row,
             row_of_pos,
-            table: SyndromeTable::default(),
+            table: Arc::default(),
             memo: Vec::new(),
             detects_all: false,
         };
         if table {
-            l.table = l.single_error_table(kernel);
+            l.table = tables(code.spec(), || l.single_error_table(kernel));
         }
         l
     }
@@ -379,6 +419,36 @@ mod tests {
             let l = Locator::new(code.as_ref(), &kernel, true).with_memo();
             assert_eq!(l.detects_all(), all, "{spec}");
         }
+    }
+
+    /// The kept tables: the last [`Kept::MAX`] codes, the oldest dropped first, a code put
+    /// again moved to the newest; a locator's table is the one it would build.
+    #[test]
+    fn tables_are_kept_for_the_last_codes() {
+        let mut kept = Kept(Vec::new());
+        let spec = |n: usize| code::Spec::Hamming(n);
+        for n in 0..Kept::MAX {
+            kept.put(
+                spec(10 + n),
+                Arc::new(SyndromeTable::new(&[(n as u64 + 1, 0)])),
+            );
+        }
+        assert!(kept.get(spec(10)).is_some());
+        kept.put(spec(10), Arc::new(SyndromeTable::default()));
+        kept.put(spec(99), Arc::new(SyndromeTable::default()));
+        assert_eq!(kept.0.len(), Kept::MAX);
+        assert!(kept.get(spec(11)).is_none(), "the oldest goes first");
+        assert!(
+            kept.get(spec(10)).is_some_and(|t| t.is_empty()),
+            "put again, kept"
+        );
+        assert_eq!(kept.get(spec(12)).map(|t| t.get(3)), Some(Some(0)));
+        let code = from_spec_str("alien:7x11").unwrap();
+        let kernel = Kernel::for_code(code.as_ref());
+        let l = Locator::new(code.as_ref(), &kernel, true);
+        let fresh = l.single_error_table(&kernel);
+        assert_eq!(l.table.slots, fresh.slots);
+        assert_eq!(l.table_len(), 77);
     }
 
     #[test]
