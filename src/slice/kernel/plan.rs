@@ -219,7 +219,7 @@ impl Plan {
     }
 
     /// The strip width in bytes for rows of `rb` bytes: as much of a row as keeps every
-    /// accumulator's strip within [`STRIP_BUDGET`], a whole number of 64-byte lines (at
+    /// accumulator's strip within 24 KiB (`STRIP_BUDGET`), a whole number of 64-byte lines (at
     /// least one), and no more than the row.
     pub fn strip(&self, rb: usize) -> usize {
         let w = STRIP_BUDGET / self.accs.max(1) / 64 * 64;
