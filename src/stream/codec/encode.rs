@@ -42,7 +42,8 @@ impl Codec {
     }
 
     /// The parity rows `opar` of a group's data rows `data` (those of `data[0]`, then those
-    /// of `data[1]`), read whole rows at a time, where they lie ([`Plan`](crate::slice::kernel::Plan)).
+    /// of `data[1]`), read whole rows at a time, where they lie (the whole-row kernel,
+    /// [`Plan`](crate::slice::kernel::Plan)).
     pub(super) fn parity_of_rows<const B: usize>(
         &self,
         data: [&[u8]; 2],
