@@ -415,14 +415,13 @@ impl Codec {
     ) -> Vec<u32> {
         let l = &self.layout;
         let gd = l.group_data;
-        let (edata, epar) = genc.split_at(gd);
+        let edata = &genc[..gd];
         let b = Blocks::of(len, gd);
         stats.codewords += l.interleave as u64;
         let mut crcs: Vec<u32> = (0..b.count())
             .map(|i| self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)]))
             .collect();
         o[len..].copy_from_slice(&edata[len..]);
-        touch(epar);
         let mut flips: Vec<(usize, u8)> = Vec::new();
         self.fix_rows(genc, &mut flips, 0, s, stats);
         if flips.is_empty() {
@@ -453,14 +452,3 @@ impl Codec {
 /// 20 000 cycles): below where the two cost the same, so that garbage costs no more than it
 /// did before mending.
 const MEND_MAX: usize = 256;
-
-/// Reads one word of every 64-byte line of `bytes`, in order, so that they are in cache
-/// for the strided reads that follow.
-fn touch(bytes: &[u8]) {
-    let (words, _) = bytes.as_chunks::<8>();
-    let sum = words
-        .iter()
-        .step_by(8)
-        .fold(0u64, |a, w| a ^ u64::from_ne_bytes(*w));
-    std::hint::black_box(sum);
-}
