@@ -15,9 +15,6 @@
 
 use super::crc::{self, Sse42};
 
-/// Bytes streamed before each fold of [`copy_crc3`]'s CRC (still in L1 from the copy).
-const FOLD_PIECE: usize = 8192;
-
 /// Below this many bytes a copy uses ordinary stores (the destination is likely to be read
 /// soon, and the fence would cost more than the reads for ownership).
 pub const MIN: usize = 4096;
@@ -96,18 +93,13 @@ pub fn chain(len: usize) -> usize {
 /// One pass that reads each byte from memory once while the output streams past the caches,
 /// as `memcpy` does, instead of a CRC pass and then a copy. `sse42` is the evidence for
 /// the CRC instruction; without it (or below [`MIN`] bytes) this is [`copy`] and
-/// `crc32c`. Where the CRC folds ([`crc::folding`]), the
-/// copy goes 8 KiB at a time, each piece folded into one CRC right after it is streamed
-/// (still in L1), and `t` is 0: 5-15 % faster at `D = 32768` and `65536` on the Zen 5 of
-/// `docs/benchmarks.md`.
+/// `crc32c`. Where the CRC folds ([`crc::folding`]), each 64-byte line is folded into one
+/// CRC as it is loaded for the copy ([`crc::copy_append`]) and `t` is 0.
 pub fn copy_crc3(sse42: Option<Sse42>, dst: &mut [u8], src: &[u8]) -> (usize, [u32; 3]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
-    if src.len() >= MIN && crc::folding() {
-        let mut sum = 0;
-        for (d, s) in dst.chunks_mut(FOLD_PIECE).zip(src.chunks(FOLD_PIECE)) {
-            copy(d, s);
-            sum = crc::append(sum, s);
-        }
+    if src.len() >= MIN
+        && let Some(sum) = crc::copy_append(0, dst, src)
+    {
         return (0, [0, 0, sum]);
     }
     let t = chain(src.len());

@@ -85,15 +85,54 @@ pub fn append(fold: Fold, crc: u32, data: &[u8]) -> u32 {
         "folding takes {MIN_LEN} bytes or more"
     );
     let _ = fold;
-    // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2.
-    unsafe { append_avx512(Keys::get(), !crc, data) }
+    // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; no copy.
+    unsafe { append_avx512::<false>(Keys::get(), !crc, data, std::ptr::null_mut()) }
 }
 
+/// [`append`] that also copies `src` into `dst` (the same length, which starts at a
+/// multiple of 64 bytes) in the same pass: each 64-byte line the fold loads is written with
+/// a non-temporal store (past the caches), the last partial line with ordinary ones, then
+/// the stores are fenced. The fold then runs in the shadow of the memory traffic instead of
+/// in a pass of its own over the copied bytes.
+pub fn copy_append(fold: Fold, crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
+    assert!(
+        src.len() >= MIN_LEN,
+        "folding takes {MIN_LEN} bytes or more"
+    );
+    assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
+    assert!(
+        (dst.as_ptr() as usize).is_multiple_of(64),
+        "streamed lines start at a multiple of 64"
+    );
+    let _ = fold;
+    // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; `dst` holds
+    // `src.len()` bytes from a multiple of 64 and does not overlap `src` (one is borrowed
+    // mutably).
+    let crc = unsafe { append_avx512::<true>(Keys::get(), !crc, src, dst.as_mut_ptr()) };
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_sfence() };
+    crc
+}
+
+/// The fold of [`append`]; with `COPY`, each whole 64-byte line it loads is also streamed
+/// to `dst` at the same offset and the bytes past the last whole line are copied there.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, VPCLMULQDQ and SSE4.2. With `COPY`, `dst` is valid for writes of
+/// `data.len()` bytes, starts at a multiple of 64 and does not overlap `data`.
 #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
-fn append_avx512(keys: &Keys, reg: u32, data: &[u8]) -> u32 {
+unsafe fn append_avx512<const COPY: bool>(keys: &Keys, reg: u32, data: &[u8], dst: *mut u8) -> u32 {
     // SAFETY (every load below): each reads 64 or 16 bytes inside `data`, from a pointer
-    // that the loop bounds keep at least that far from its end.
-    let load = |at: usize| unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
+    // that the loop bounds keep at least that far from its end; with `COPY` the store is
+    // to the same 64 bytes of `dst`, at a multiple of 64 (the caller's contract).
+    let load = |at: usize| unsafe {
+        let v = _mm512_loadu_si512(data.as_ptr().add(at).cast());
+        if COPY {
+            _mm512_stream_si512(dst.add(at).cast(), v);
+        }
+        v
+    };
     let key = |k: &[u64; 8]| unsafe { _mm512_loadu_si512(k.as_ptr().cast()) };
     let fold = |x: __m512i, k: __m512i, y: __m512i| {
         let lo = _mm512_clmulepi64_epi128::<0x00>(x, k);
@@ -118,6 +157,10 @@ fn append_avx512(keys: &Keys, reg: u32, data: &[u8]) -> u32 {
     while at + 64 <= len {
         v = fold(v, k, load(at));
         at += 64;
+    }
+    if COPY {
+        // SAFETY: the bytes `at..` of `data` and of `dst` (the caller's contract).
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().add(at), dst.add(at), len - at) };
     }
     // The four lanes into the last one.
     let t = fold(v, key(&keys.lanes), _mm512_setzero_si512());
@@ -147,6 +190,39 @@ fn append_avx512(keys: &Keys, reg: u32, data: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_copying_fold_copies_exactly_and_agrees_at_every_length_and_start() {
+        let Some(fold) = Fold::detect() else {
+            eprintln!("no AVX-512 VPCLMULQDQ here: nothing to check");
+            return;
+        };
+        let data = super::super::sample(5000, 7);
+        let mut out = vec![0u8; 5200];
+        let base = out.as_ptr().align_offset(64);
+        for len in (MIN_LEN..800).chain([1023, 1024, 4096, 4099, 4900]) {
+            for start in [0, 3, 64] {
+                let src = &data[start..start + len];
+                out.fill(0xA5);
+                let dst = &mut out[base + 64..base + 64 + len];
+                let got = copy_append(fold, 0x1234_5678, dst, src);
+                assert_eq!(got, crc32c::crc32c_append(0x1234_5678, src), "len {len}");
+                assert_eq!(
+                    &out[base + 64..base + 64 + len],
+                    src,
+                    "len {len} start {start}"
+                );
+                assert!(
+                    out[..base + 64].iter().all(|&b| b == 0xA5),
+                    "nothing before"
+                );
+                assert!(
+                    out[base + 64 + len..].iter().all(|&b| b == 0xA5),
+                    "nothing after"
+                );
+            }
+        }
+    }
 
     #[test]
     fn folding_matches_the_crc_instruction_at_every_length_and_start() {

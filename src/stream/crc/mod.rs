@@ -39,6 +39,26 @@ pub fn append(crc: u32, data: &[u8]) -> u32 {
     crc32c::crc32c_append(crc, data)
 }
 
+/// `crc32c(prefix ++ src)` from `crc32c(prefix)` while `src` is copied into `dst` (the same
+/// length) with non-temporal stores, in one pass: where the CRC folds ([`folding`]) and
+/// `src` is 320 bytes or more; `None` otherwise (nothing copied). The bytes before
+/// `dst`'s first multiple of 64 are copied and taken by the CRC instruction first.
+pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> Option<u32> {
+    assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= fold::MIN_LEN + 64
+        && let Some(f) = fold::Fold::detect()
+    {
+        let head = (dst.as_ptr() as usize).wrapping_neg() & 63;
+        let (d0, d1) = dst.split_at_mut(head);
+        d0.copy_from_slice(&src[..head]);
+        let crc = crc32c::crc32c_append(crc, &src[..head]);
+        return Some(fold::copy_append(f, crc, d1, &src[head..]));
+    }
+    let _ = crc;
+    None
+}
+
 /// Evidence that this CPU has SSE4.2 (the CRC-32C instruction) for [`append3`], taken once by
 /// whoever calls it per group (the codec, when it is built).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -390,6 +410,26 @@ mod tests {
                 let want = crc32c::crc32c(&bad);
                 let got = crc32c::crc32c(&data[start..end]) ^ m.change(start, len, &flips);
                 assert_eq!(got, want, "block {start}+{len}, flips {flips:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn copy_append_copies_and_sums_at_any_alignment() {
+        let data = sample(3000, 5);
+        for len in [0, 100, 319, 320, 321, 1000, 2999] {
+            for skew in 0..3 {
+                let mut out = vec![0u8; len + 64];
+                let at = out.as_ptr().align_offset(64) + [0, 1, 63][skew] % 64;
+                let at = at.min(out.len() - len);
+                let src = &data[..len];
+                match copy_append(7, &mut out[at..at + len], src) {
+                    Some(c) => {
+                        assert_eq!(c, crc32c::crc32c_append(7, src), "len {len}");
+                        assert_eq!(&out[at..at + len], src, "len {len} skew {skew}");
+                    }
+                    None => assert!(len < 320 || !folding(), "declined at {len}"),
+                }
             }
         }
     }
