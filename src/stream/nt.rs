@@ -97,10 +97,8 @@ pub fn chain(len: usize) -> usize {
 /// CRC as it is loaded for the copy ([`crc::copy_append`]) and `t` is 0.
 pub fn copy_crc3(sse42: Option<Sse42>, dst: &mut [u8], src: &[u8]) -> (usize, [u32; 3]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
-    if src.len() >= MIN
-        && let Some(sum) = crc::copy_append(0, dst, src)
-    {
-        return (0, [0, 0, sum]);
+    if src.len() >= MIN && crc::folding() {
+        return (0, [0, 0, crc::copy_append(0, dst, src)]);
     }
     let t = chain(src.len());
     #[cfg(target_arch = "x86_64")]

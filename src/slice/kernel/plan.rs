@@ -9,7 +9,8 @@
 //! ...); a short program over the accumulators then makes the parity rows. The rows are
 //! taken a strip of [`Plan::strip`] bytes at a time, so that the accumulators of a strip stay
 //! in L1. The plan of every family is derived here from its [`Kernel`], and tested against
-//! [`Kernel::parity`] on every family and width.
+//! [`Kernel::parity`] on every family and width. The executor runs it compiled (`compile`):
+//! runs of rows sharing an accumulator, whose sum is held in registers 128 bytes at a time.
 
 use super::Kernel;
 use crate::cpu::{self, Avx2};
@@ -20,11 +21,41 @@ const NONE: u16 = u16::MAX;
 /// Bytes of accumulator rows a strip may hold (a share of L1).
 const STRIP_BUDGET: usize = 24 * 1024;
 
-/// One step of a plan's program: `acc[dst] ^= acc[src]`.
+/// Words of a row a run takes at a time ([`Plan::run_words`]): 64 bytes, two AVX2 registers
+/// of the shared accumulator held across the run's rows.
+const LANE: usize = 16;
+
+/// One step of a plan's program: `acc[dst] ^= acc[src]`, or `acc[dst] = acc[src]` when
+/// `copy` (the first write to `dst`, which then need not start from zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Xor {
     dst: u16,
     src: u16,
+    copy: bool,
+}
+
+/// Consecutive data rows `first..first + len` that all add to the accumulator `shared` (a
+/// row of an Alien grid, a Hamming grid row): a strip of it is held in registers while the
+/// run's rows are read, each of them also added to its own other accumulator
+/// ([`Plan::others`]). `fresh`: the run is the first to write `shared`, which then starts
+/// from zero rather than from memory; `shared` is [`NONE`] when nothing reads the sum but
+/// the `sinks`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Run {
+    shared: u16,
+    fresh: bool,
+    first: usize,
+    len: usize,
+    /// The accumulators the run's sum is also added to ([`Plan::sinks`]).
+    sinks: std::ops::Range<usize>,
+}
+
+/// A data row's accumulator other than its run's ([`NONE`] for none), and whether the row
+/// is the first to write it (then a copy, not an XOR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Other {
+    acc: u16,
+    fresh: bool,
 }
 
 /// A family's parity rows as XORs of whole rows.
@@ -38,6 +69,11 @@ pub struct Plan {
     program: Vec<Xor>,
     /// Parity row `q` is accumulator `outs[q]`.
     outs: Vec<u16>,
+    /// The feeds as the executor takes them ([`Plan::compile`]): runs of rows sharing one
+    /// accumulator, and each row's other one.
+    runs: Vec<Run>,
+    others: Vec<Other>,
+    sinks: Vec<Other>,
 }
 
 /// Builds a plan, naming accumulators as they are asked for.
@@ -53,6 +89,9 @@ impl Builder {
                 feeds: Vec::new(),
                 program: Vec::new(),
                 outs: Vec::new(),
+                runs: Vec::new(),
+                others: Vec::new(),
+                sinks: Vec::new(),
             },
         }
     }
@@ -70,7 +109,11 @@ impl Builder {
     }
 
     fn xor(&mut self, dst: u16, src: u16) {
-        self.plan.program.push(Xor { dst, src });
+        self.plan.program.push(Xor {
+            dst,
+            src,
+            copy: false,
+        });
     }
 
     /// A grid of `rows x cols` data rows, row-major: each adds to its row's accumulator
@@ -205,6 +248,7 @@ impl Plan {
         }
         assert!(b.plan.feeds.len() <= k, "no more rows than the code has");
         b.plan.feeds.resize(k, [NONE, NONE]);
+        b.plan.compile();
         b.plan
     }
 
@@ -222,8 +266,8 @@ impl Plan {
     /// accumulator's strip within 24 KiB (`STRIP_BUDGET`), a whole number of 64-byte lines (at
     /// least one), and no more than the row.
     pub fn strip(&self, rb: usize) -> usize {
-        let w = STRIP_BUDGET / self.accs.max(1) / 64 * 64;
-        w.clamp(64, rb.next_multiple_of(64)).min(rb)
+        let w = STRIP_BUDGET / self.accs.max(1) / (8 * LANE) * (8 * LANE);
+        w.clamp(8 * LANE, rb.next_multiple_of(8 * LANE)).min(rb)
     }
 
     /// The parity rows (`out`, rows of `rb` bytes) of the data rows in `rows[0]` followed by
@@ -257,50 +301,96 @@ impl Plan {
     #[inline(always)]
     fn parity_body(&self, rows: [&[u8]; 2], rb: usize, w: usize, out: &mut [u8], acc: &mut [u64]) {
         let split = rows[0].len() / rb;
+        let row = |p: usize| {
+            if p < split {
+                &rows[0][p * rb..][..rb]
+            } else {
+                &rows[1][(p - split) * rb..][..rb]
+            }
+        };
+        let stride = w / 8;
         let mut at = 0;
         while at < rb {
             let len = w.min(rb - at);
             let words = len / 8;
-            let acc_of = |a: u16| a as usize * w / 8;
-            acc.fill(0);
-            for (p, &[a, b]) in self.feeds.iter().enumerate() {
-                let (part, row) = if p < split {
-                    (rows[0], p)
-                } else {
-                    (rows[1], p - split)
-                };
-                let x = part[row * rb + at..][..len].as_chunks::<8>().0;
-                match (a, b) {
-                    (NONE, NONE) => {}
-                    (a, NONE) | (NONE, a) => {
-                        let a = &mut acc[acc_of(a)..][..words];
-                        for (a, x) in a.iter_mut().zip(x) {
-                            *a ^= u64::from_ne_bytes(*x);
-                        }
-                    }
-                    (a, b) => {
-                        let (ra, rb_) = pair(acc, acc_of(a), acc_of(b), words);
-                        for ((a, b), x) in ra.iter_mut().zip(rb_.iter_mut()).zip(x) {
-                            let v = u64::from_ne_bytes(*x);
-                            *a ^= v;
-                            *b ^= v;
-                        }
-                    }
-                }
+            // Whole lanes, then four words and single words at the end of a row.
+            let main = words / LANE * LANE;
+            let fours = main + (words - main) / 4 * 4;
+            for run in &self.runs {
+                self.run_words::<LANE>(run, &row, at, 0..main, stride, acc);
+                self.run_words::<4>(run, &row, at, main..fours, stride, acc);
+                self.run_words::<1>(run, &row, at, fours..words, stride, acc);
             }
-            for &Xor { dst, src } in &self.program {
-                let (d, s) = pair(acc, acc_of(dst), acc_of(src), words);
-                for (d, s) in d.iter_mut().zip(s.iter()) {
-                    *d ^= *s;
+            for &Xor { dst, src, copy } in &self.program {
+                let (d, s) = pair(acc, dst as usize * stride, src as usize * stride, words);
+                if copy {
+                    d.copy_from_slice(s);
+                } else {
+                    for (d, s) in d.iter_mut().zip(s.iter()) {
+                        *d ^= *s;
+                    }
                 }
             }
             for (q, &o) in self.outs.iter().enumerate() {
                 let dst = out[q * rb + at..][..len].as_chunks_mut::<8>().0;
-                for (d, s) in dst.iter_mut().zip(&acc[acc_of(o)..][..words]) {
+                for (d, s) in dst.iter_mut().zip(&acc[o as usize * stride..][..words]) {
                     *d = s.to_ne_bytes();
                 }
             }
             at += len;
+        }
+    }
+
+    /// The words `span` (from byte `at` of each row) of a run's rows, `L` at a time: the
+    /// shared accumulator's `L` words held while each row's are added to them and to the
+    /// row's other accumulator. Accumulator `a` starts at word `a * stride` of `acc`.
+    #[inline(always)]
+    fn run_words<'r, const L: usize>(
+        &self,
+        run: &Run,
+        row: &impl Fn(usize) -> &'r [u8],
+        at: usize,
+        span: std::ops::Range<usize>,
+        stride: usize,
+        acc: &mut [u64],
+    ) {
+        let shared = usize::from(run.shared) * stride;
+        for wi in span.step_by(L) {
+            let mut s = [0u64; L];
+            if !run.fresh {
+                s.copy_from_slice(&acc[shared + wi..][..L]);
+            }
+            for p in run.first..run.first + run.len {
+                let bytes = row(p)[at + 8 * wi..][..8 * L].as_chunks::<8>().0;
+                let x: [u64; L] = std::array::from_fn(|i| u64::from_ne_bytes(bytes[i]));
+                for (s, x) in s.iter_mut().zip(&x) {
+                    *s ^= *x;
+                }
+                let o = self.others[p];
+                if o.acc != NONE {
+                    let d = &mut acc[o.acc as usize * stride + wi..][..L];
+                    if o.fresh {
+                        d.copy_from_slice(&x);
+                    } else {
+                        for (d, x) in d.iter_mut().zip(&x) {
+                            *d ^= *x;
+                        }
+                    }
+                }
+            }
+            if run.shared != NONE {
+                acc[shared + wi..][..L].copy_from_slice(&s);
+            }
+            for t in &self.sinks[run.sinks.clone()] {
+                let d = &mut acc[t.acc as usize * stride + wi..][..L];
+                if t.fresh {
+                    d.copy_from_slice(&s);
+                } else {
+                    for (d, s) in d.iter_mut().zip(&s) {
+                        *d ^= *s;
+                    }
+                }
+            }
         }
     }
 }
@@ -330,82 +420,7 @@ cpu::avx2_twins! {
     ) = Plan::parity_body;
 }
 
+mod compile;
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::code::{self, Spec};
-    use crate::slice::kernel::V;
-    use rand::{RngCore, SeedableRng};
-
-    /// Every family and many widths: the plan's parity rows equal the lane-block kernel's,
-    /// block by block, on random rows of 8 to 520 bytes split anywhere between the two
-    /// parts, portable and with AVX2.
-    #[test]
-    fn plans_match_the_lane_block_kernels() {
-        let mut specs: Vec<Spec> = Vec::new();
-        for m in 1..=9 {
-            for n in 1..=9 {
-                specs.push(Spec::Alien { rows: m, cols: n });
-            }
-        }
-        specs.extend(
-            [(17, 33), (33, 17), (16, 63), (63, 5), (64, 64)]
-                .map(|(m, n)| Spec::Alien { rows: m, cols: n }),
-        );
-        specs.extend((4..=140).step_by(3).map(Spec::Secded));
-        specs.extend((3..=140).step_by(3).map(Spec::Hamming));
-        specs.extend([Spec::Secded(1024), Spec::Hamming(1024), Spec::Secded(72)]);
-        specs.extend((2..=6).map(Spec::Repetition));
-        specs.extend((2..=9).map(Spec::Parity));
-        specs.extend([(3, 3), (4, 5), (8, 8)].map(|(m, n)| Spec::Product { rows: m, cols: n }));
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
-        let mut acc = Vec::new();
-        for spec in specs {
-            let code = code::build(&spec);
-            let kernel = Kernel::for_code(code.as_ref());
-            let (k, r) = (code.k(), code.n() - code.k());
-            let plan = Plan::for_kernel(&kernel, k);
-            assert_eq!((plan.data_rows(), plan.parity_rows()), (k, r), "{spec}");
-            for rb in [8, 64, 72, 520] {
-                let mut data = vec![0u8; k * rb];
-                rng.fill_bytes(&mut data);
-                // The lane-block kernel, one word (lane block of B = 1) at a time.
-                let mut want = vec![0u8; r * rb];
-                let mut par = vec![V::<1>::zero(); r];
-                let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
-                for off in (0..rb).step_by(8) {
-                    let rows: Vec<u8> = data
-                        .chunks_exact(rb)
-                        .flat_map(|row| row[off..off + 8].to_vec())
-                        .collect();
-                    kernel.parity::<1>(None, &rows, &mut par, &mut scratch);
-                    for (q, v) in par.iter().enumerate() {
-                        v.store(&mut want[q * rb + off..]);
-                    }
-                }
-                let split = (rng.next_u32() as usize % (k + 1)) * rb;
-                for avx2 in [None, Avx2::detect()] {
-                    let mut got = vec![0xA5u8; r * rb];
-                    let rows = [&data[..split], &data[split..]];
-                    plan.parity(avx2, rows, rb, &mut got, &mut acc);
-                    assert_eq!(got, want, "{spec} rb {rb} split {split}");
-                }
-            }
-        }
-    }
-
-    /// Strips keep the accumulators within the budget, are whole lines, and cover a row.
-    #[test]
-    fn strips_fit_the_budget() {
-        for spec in [Spec::Alien { rows: 9, cols: 9 }, Spec::Secded(1024)] {
-            let code = code::build(&spec);
-            let plan = Plan::for_kernel(&Kernel::for_code(code.as_ref()), code.k());
-            for rb in [8, 64, 512, 4096, 8192] {
-                let w = plan.strip(rb);
-                assert!(w <= rb && w > 0, "{spec} {rb} {w}");
-                assert!(w == rb || w.is_multiple_of(64), "{spec} {rb} {w}");
-                assert!(w * plan.accs <= STRIP_BUDGET.max(64 * plan.accs));
-            }
-        }
-    }
-}
+mod tests;

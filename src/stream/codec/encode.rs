@@ -117,7 +117,21 @@ impl Codec {
         let third = direct / 3;
         let cut = self.cuts();
         let mut c = [0u32; 3];
-        if third > 0 {
+        if third > 0 && self.fused.is_none() && self.layout.row_bytes > 8 * B && crc::folding() {
+            // Groups of whole rows, where the CRC folds: in order, each group's payload
+            // copied to its data rows with the CRC of its third folded on the way, then its
+            // parity from the payload (still in L1).
+            for (j, (g, o)) in data[..3 * third * gd]
+                .chunks_exact(gd)
+                .zip(out.chunks_exact_mut(gb))
+                .enumerate()
+            {
+                let (odata, opar) = o.split_at_mut(gd);
+                let q = j / third;
+                c[q] = crc::copy_append(c[q], odata, g);
+                self.parity_of_rows([g, &[]], opar, &mut s);
+            }
+        } else if third > 0 {
             let batch = self.encode_batch();
             let mut par = [[0u64; 16]; 3];
             if batch == 1 || self.fused.is_some() {
@@ -249,9 +263,11 @@ impl Codec {
         let whole = data.len() / rb * rb;
         let end = &mut odata[whole..];
         fill_region(end, whole, data, gd - tail_len, &tail);
-        let mut par = vec![0u8; gb - gd];
+        let mut par = std::mem::take(&mut s.rows);
+        par.resize(gb - gd, 0);
         self.parity_of_rows([&data[..whole], end], &mut par, s);
         nt::copy(opar, &par);
+        s.rows = par;
         crc
     }
 }

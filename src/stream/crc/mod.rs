@@ -40,10 +40,10 @@ pub fn append(crc: u32, data: &[u8]) -> u32 {
 }
 
 /// `crc32c(prefix ++ src)` from `crc32c(prefix)` while `src` is copied into `dst` (the same
-/// length) with non-temporal stores, in one pass: where the CRC folds ([`folding`]) and
-/// `src` is 320 bytes or more; `None` otherwise (nothing copied). The bytes before
-/// `dst`'s first multiple of 64 are copied and taken by the CRC instruction first.
-pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> Option<u32> {
+/// length). Where the CRC folds ([`folding`]) and `src` is 320 bytes or more, in one pass
+/// with non-temporal stores (the bytes before `dst`'s first multiple of 64 are copied and
+/// taken by the CRC instruction first); otherwise a copy, then the CRC.
+pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     #[cfg(target_arch = "x86_64")]
     if src.len() >= fold::MIN_LEN + 64
@@ -53,10 +53,10 @@ pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> Option<u32> {
         let (d0, d1) = dst.split_at_mut(head);
         d0.copy_from_slice(&src[..head]);
         let crc = crc32c::crc32c_append(crc, &src[..head]);
-        return Some(fold::copy_append(f, crc, d1, &src[head..]));
+        return fold::copy_append(f, crc, d1, &src[head..]);
     }
-    let _ = crc;
-    None
+    dst.copy_from_slice(src);
+    crc32c::crc32c_append(crc, src)
 }
 
 /// Evidence that this CPU has SSE4.2 (the CRC-32C instruction) for [`append3`], taken once by
@@ -423,13 +423,9 @@ mod tests {
                 let at = out.as_ptr().align_offset(64) + [0, 1, 63][skew] % 64;
                 let at = at.min(out.len() - len);
                 let src = &data[..len];
-                match copy_append(7, &mut out[at..at + len], src) {
-                    Some(c) => {
-                        assert_eq!(c, crc32c::crc32c_append(7, src), "len {len}");
-                        assert_eq!(&out[at..at + len], src, "len {len} skew {skew}");
-                    }
-                    None => assert!(len < 320 || !folding(), "declined at {len}"),
-                }
+                let c = copy_append(7, &mut out[at..at + len], src);
+                assert_eq!(c, crc32c::crc32c_append(7, src), "len {len}");
+                assert_eq!(&out[at..at + len], src, "len {len} skew {skew}");
             }
         }
     }

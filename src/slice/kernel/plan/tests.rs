@@ -1,0 +1,161 @@
+//! The plans against the lane-block kernels, and compiled plans against their literal meaning.
+
+use super::*;
+use crate::code::{self, Spec};
+use crate::slice::kernel::V;
+use rand::{RngCore, SeedableRng};
+
+/// Every family and many widths: the plan's parity rows equal the lane-block kernel's,
+/// block by block, on random rows of 8 to 520 bytes split anywhere between the two
+/// parts, portable and with AVX2.
+#[test]
+fn plans_match_the_lane_block_kernels() {
+    let mut specs: Vec<Spec> = Vec::new();
+    for m in 1..=9 {
+        for n in 1..=9 {
+            specs.push(Spec::Alien { rows: m, cols: n });
+        }
+    }
+    specs.extend(
+        [(17, 33), (33, 17), (16, 63), (63, 5), (64, 64)]
+            .map(|(m, n)| Spec::Alien { rows: m, cols: n }),
+    );
+    specs.extend((4..=140).step_by(3).map(Spec::Secded));
+    specs.extend((3..=140).step_by(3).map(Spec::Hamming));
+    specs.extend([Spec::Secded(1024), Spec::Hamming(1024), Spec::Secded(72)]);
+    specs.extend((2..=6).map(Spec::Repetition));
+    specs.extend((2..=9).map(Spec::Parity));
+    specs.extend([(3, 3), (4, 5), (8, 8)].map(|(m, n)| Spec::Product { rows: m, cols: n }));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+    let mut acc = Vec::new();
+    for spec in specs {
+        let code = code::build(&spec);
+        let kernel = Kernel::for_code(code.as_ref());
+        let (k, r) = (code.k(), code.n() - code.k());
+        let plan = Plan::for_kernel(&kernel, k);
+        assert_eq!((plan.data_rows(), plan.parity_rows()), (k, r), "{spec}");
+        for rb in [8, 64, 72, 520] {
+            let mut data = vec![0u8; k * rb];
+            rng.fill_bytes(&mut data);
+            // The lane-block kernel, one word (lane block of B = 1) at a time.
+            let mut want = vec![0u8; r * rb];
+            let mut par = vec![V::<1>::zero(); r];
+            let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
+            for off in (0..rb).step_by(8) {
+                let rows: Vec<u8> = data
+                    .chunks_exact(rb)
+                    .flat_map(|row| row[off..off + 8].to_vec())
+                    .collect();
+                kernel.parity::<1>(None, &rows, &mut par, &mut scratch);
+                for (q, v) in par.iter().enumerate() {
+                    v.store(&mut want[q * rb + off..]);
+                }
+            }
+            let split = (rng.next_u32() as usize % (k + 1)) * rb;
+            for avx2 in [None, Avx2::detect()] {
+                let mut got = vec![0xA5u8; r * rb];
+                let rows = [&data[..split], &data[split..]];
+                plan.parity(avx2, rows, rb, &mut got, &mut acc);
+                assert_eq!(got, want, "{spec} rb {rb} split {split}");
+            }
+        }
+    }
+}
+
+/// What a plan means, run literally: every accumulator from zero, each data row added
+/// to its feeds, then the program in order, then the parity rows copied out.
+fn literal(plan: &Plan, data: &[u8], rb: usize) -> Vec<u8> {
+    let mut acc = vec![vec![0u8; rb]; plan.accs];
+    let add = |d: &mut Vec<u8>, s: &[u8]| d.iter_mut().zip(s).for_each(|(d, s)| *d ^= s);
+    for (p, f) in plan.feeds.iter().enumerate() {
+        for &a in f.iter().filter(|&&a| a != NONE) {
+            add(&mut acc[a as usize], &data[p * rb..][..rb]);
+        }
+    }
+    for x in &plan.program {
+        let src = acc[x.src as usize].clone();
+        add(&mut acc[x.dst as usize], &src);
+    }
+    plan.outs
+        .iter()
+        .flat_map(|&o| acc[o as usize].clone())
+        .collect()
+}
+
+/// Random plans (feeds that share an accumulator with the next row or not, programs
+/// that read and write in any order, parity rows of any accumulator or of none that is
+/// written): the compiled plan on random rows equals the plan run literally, for rows
+/// of every remainder of the lane, on accumulators left dirty by the last call.
+#[test]
+fn compiled_plans_mean_what_they_say() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut pick = |n: u32| rng.next_u32() % n;
+    let mut acc = Vec::new();
+    for case in 0..3000 {
+        let mut b = Builder::new();
+        let accs = 1 + pick(10) as u16;
+        b.accs(accs as usize);
+        let any = |x: u32| if x < u32::from(accs) { x as u16 } else { NONE };
+        let rows = pick(12) as usize;
+        let mut last = NONE;
+        for _ in 0..rows {
+            let a = if pick(3) > 0 && last != NONE {
+                last
+            } else {
+                any(pick(accs as u32 + 2))
+            };
+            let mut c = any(pick(accs as u32 + 3));
+            if c == a {
+                c = NONE;
+            }
+            last = a;
+            b.feed(a, c);
+        }
+        for _ in 0..pick(12) {
+            let (dst, src) = (pick(accs as u32) as u16, pick(accs as u32) as u16);
+            if dst != src {
+                b.xor(dst, src);
+            }
+        }
+        b.plan.outs = (0..1 + pick(5)).map(|_| pick(accs as u32) as u16).collect();
+        let spec = b.plan.clone();
+        b.plan.compile();
+        let plan = b.plan;
+        for rb in [8, 40, 128, 200, 520] {
+            let mut data = vec![0u8; rows * rb];
+            rng_fill(&mut data, case as u64 * 7 + rb as u64);
+            let want = literal(&spec, &data, rb);
+            for avx2 in [None, Avx2::detect()] {
+                let mut got = vec![0xA5u8; want.len()];
+                let split = rows / 2 * rb;
+                plan.parity(
+                    avx2,
+                    [&data[..split], &data[split..]],
+                    rb,
+                    &mut got,
+                    &mut acc,
+                );
+                assert_eq!(got, want, "case {case} rb {rb}: {spec:?}");
+            }
+        }
+    }
+}
+
+fn rng_fill(buf: &mut [u8], seed: u64) {
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(buf);
+}
+
+/// Strips keep the accumulators within the budget, are whole lines, and cover a row.
+#[test]
+fn strips_fit_the_budget() {
+    for spec in [Spec::Alien { rows: 9, cols: 9 }, Spec::Secded(1024)] {
+        let code = code::build(&spec);
+        let plan = Plan::for_kernel(&Kernel::for_code(code.as_ref()), code.k());
+        for rb in [8, 64, 512, 4096, 8192] {
+            let w = plan.strip(rb);
+            assert!(w <= rb && w > 0, "{spec} {rb} {w}");
+            assert!(w == rb || w.is_multiple_of(64), "{spec} {rb} {w}");
+            assert!(w * plan.accs <= STRIP_BUDGET.max(64 * plan.accs));
+        }
+    }
+}
