@@ -88,15 +88,16 @@ impl<const B: usize> Drop for Scratch<B> {
     }
 }
 
-/// The block width (in 64-bit words) used for a row of `words` words. A decoder's row of
-/// exactly 64 words (`D = 4096`) is one block: the clean-run kernel then reads the group's
-/// rows in place, one after the other, with no second pass to copy the data rows (measured
-/// in docs/benchmarks.md, "D = 4096 rows as one block"). An encoder's is eight blocks, so
-/// that its groups take the whole-row kernel ([`Plan`]), and a chunk of one group the deep
-/// path (docs/benchmarks.md, "The whole-row kernel"). Wider blocks for the deeper depths
-/// would hold whole kilobyte rows in the kernel's accumulators.
-fn block_words(words: usize, decoding: bool) -> usize {
-    if words == 64 && decoding {
+/// The block width (in 64-bit words) used for a row of `words` words in chunks of `groups`
+/// groups. A decoder's row of exactly 64 words (`D = 4096`) in chunks of several groups is
+/// one block: the clean-run kernel then reads the group's rows in place, one after the
+/// other, with no second pass to copy the data rows (measured in docs/benchmarks.md,
+/// "D = 4096 rows as one block"). Otherwise it is eight blocks, so that groups take the
+/// whole-row kernel ([`Plan`]), and a chunk of one group the deep path (docs/benchmarks.md,
+/// "The whole-row kernel", "Runs"). Wider blocks for the deeper depths would hold whole
+/// kilobyte rows in the kernel's accumulators.
+fn block_words(words: usize, decoding: bool, groups: usize) -> usize {
+    if words == 64 && decoding && groups > 1 {
         return 64;
     }
     [8, 4, 2, 1]
@@ -158,7 +159,7 @@ impl Codec {
             fused: kernel.fused64().filter(|_| fast.is_some()),
             mender: if decoding { Mender::detect() } else { None },
             shifts,
-            width: block_words(layout.row_bytes / 8, decoding),
+            width: block_words(layout.row_bytes / 8, decoding, layout.chunk_groups),
             layout,
             plan: Plan::for_kernel(&kernel, k),
             kernel,
