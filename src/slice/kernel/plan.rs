@@ -301,12 +301,15 @@ impl Plan {
     #[inline(always)]
     fn parity_body(&self, rows: [&[u8]; 2], rb: usize, w: usize, out: &mut [u8], acc: &mut [u64]) {
         let split = rows[0].len() / rb;
-        let row = |p: usize| {
-            if p < split {
-                &rows[0][p * rb..][..rb]
-            } else {
-                &rows[1][(p - split) * rb..][..rb]
-            }
+        // A run's rows as at most two stretches of consecutive rows, one in each part.
+        let stretches = |run: &Run| {
+            let (a, b) = (run.first, run.first + run.len);
+            let (m, n) = (a.min(split), b.min(split));
+            let (c, d) = (a.max(split) - split, b.max(split) - split);
+            [
+                (&rows[0][m * rb..n * rb], m..n),
+                (&rows[1][c * rb..d * rb], split + c..split + d),
+            ]
         };
         let stride = w / 8;
         let mut at = 0;
@@ -317,9 +320,10 @@ impl Plan {
             let main = words / LANE * LANE;
             let fours = main + (words - main) / 4 * 4;
             for run in &self.runs {
-                self.run_words::<LANE>(run, &row, at, 0..main, stride, acc);
-                self.run_words::<4>(run, &row, at, main..fours, stride, acc);
-                self.run_words::<1>(run, &row, at, fours..words, stride, acc);
+                let parts = stretches(run);
+                self.run_words::<LANE>(run, &parts, rb, at, 0..main, stride, acc);
+                self.run_words::<4>(run, &parts, rb, at, main..fours, stride, acc);
+                self.run_words::<1>(run, &parts, rb, at, fours..words, stride, acc);
             }
             for &Xor { dst, src, copy } in &self.program {
                 let (d, s) = pair(acc, dst as usize * stride, src as usize * stride, words);
@@ -341,14 +345,17 @@ impl Plan {
         }
     }
 
-    /// The words `span` (from byte `at` of each row) of a run's rows, `L` at a time: the
-    /// shared accumulator's `L` words held while each row's are added to them and to the
-    /// row's other accumulator. Accumulator `a` starts at word `a * stride` of `acc`.
+    /// The words `span` (from byte `at` of each row) of a run's rows (`parts`: stretches of
+    /// consecutive rows of `rb` bytes, with their numbers), `L` at a time: the shared
+    /// accumulator's `L` words held while each row's are added to them and to the row's
+    /// other accumulator. Accumulator `a` starts at word `a * stride` of `acc`.
     #[inline(always)]
-    fn run_words<'r, const L: usize>(
+    #[allow(clippy::too_many_arguments)]
+    fn run_words<const L: usize>(
         &self,
         run: &Run,
-        row: &impl Fn(usize) -> &'r [u8],
+        parts: &[(&[u8], std::ops::Range<usize>); 2],
+        rb: usize,
         at: usize,
         span: std::ops::Range<usize>,
         stride: usize,
@@ -360,20 +367,22 @@ impl Plan {
             if !run.fresh {
                 s.copy_from_slice(&acc[shared + wi..][..L]);
             }
-            for p in run.first..run.first + run.len {
-                let bytes = row(p)[at + 8 * wi..][..8 * L].as_chunks::<8>().0;
-                let x: [u64; L] = std::array::from_fn(|i| u64::from_ne_bytes(bytes[i]));
-                for (s, x) in s.iter_mut().zip(&x) {
-                    *s ^= *x;
-                }
-                let o = self.others[p];
-                if o.acc != NONE {
-                    let d = &mut acc[o.acc as usize * stride + wi..][..L];
-                    if o.fresh {
-                        d.copy_from_slice(&x);
-                    } else {
-                        for (d, x) in d.iter_mut().zip(&x) {
-                            *d ^= *x;
+            for (rows, ps) in parts {
+                let others = &self.others[ps.clone()];
+                for (r, o) in rows.chunks_exact(rb).zip(others) {
+                    let bytes = r[at + 8 * wi..][..8 * L].as_chunks::<8>().0;
+                    let x: [u64; L] = std::array::from_fn(|i| u64::from_ne_bytes(bytes[i]));
+                    for (s, x) in s.iter_mut().zip(&x) {
+                        *s ^= *x;
+                    }
+                    if o.acc != NONE {
+                        let d = &mut acc[o.acc as usize * stride + wi..][..L];
+                        if o.fresh {
+                            d.copy_from_slice(&x);
+                        } else {
+                            for (d, x) in d.iter_mut().zip(&x) {
+                                *d ^= *x;
+                            }
                         }
                     }
                 }
