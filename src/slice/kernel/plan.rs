@@ -281,6 +281,14 @@ impl Plan {
         out: &mut [u8],
         acc: &mut Vec<u64>,
     ) {
+        self.check(rows, rb, out);
+        let w = self.strip(rb);
+        acc.resize(self.accs * w / 8, 0);
+        plan_block(avx2, self, rows, rb, w, out, (&[], &mut []), acc);
+    }
+
+    /// The shapes [`Plan::parity`] and [`Plan::syndrome`] take.
+    fn check(&self, rows: [&[u8]; 2], rb: usize, out: &[u8]) {
         assert!(rb.is_multiple_of(8), "rows of whole words");
         assert!(
             rows.iter().all(|r| r.len().is_multiple_of(rb)),
@@ -292,14 +300,47 @@ impl Plan {
             "every data row"
         );
         assert_eq!(out.len(), rb * self.parity_rows(), "every parity row");
+    }
+
+    /// The syndrome rows (`out`): the parity rows of the data rows `rows` (as for
+    /// [`Plan::parity`]) plus the received parity rows `received`, written as they are made;
+    /// and the OR of them added into `any` (word `i` of every syndrome row into `any[i]`,
+    /// `rb / 8` words), so that the caller finds the lanes to correct without reading the
+    /// rows again.
+    #[allow(clippy::too_many_arguments)]
+    pub fn syndrome(
+        &self,
+        avx2: Option<Avx2>,
+        rows: [&[u8]; 2],
+        received: &[u8],
+        rb: usize,
+        out: &mut [u8],
+        any: &mut [u64],
+        acc: &mut Vec<u64>,
+    ) {
+        assert_eq!(
+            received.len(),
+            out.len(),
+            "a received row for every parity row"
+        );
+        assert_eq!(any.len(), rb / 8, "a word of `any` for every word of a row");
+        self.check(rows, rb, out);
         let w = self.strip(rb);
         acc.resize(self.accs * w / 8, 0);
-        plan_block(avx2, self, rows, rb, w, out, acc);
+        plan_block(avx2, self, rows, rb, w, out, (received, any), acc);
     }
 
     /// The portable source of [`Plan::parity`], inlined into its two builds.
     #[inline(always)]
-    fn parity_body(&self, rows: [&[u8]; 2], rb: usize, w: usize, out: &mut [u8], acc: &mut [u64]) {
+    fn parity_body(
+        &self,
+        rows: [&[u8]; 2],
+        rb: usize,
+        w: usize,
+        out: &mut [u8],
+        (received, any): (&[u8], &mut [u64]),
+        acc: &mut [u64],
+    ) {
         let split = rows[0].len() / rb;
         // A run's rows as at most two stretches of consecutive rows, one in each part.
         let stretches = |run: &Run| {
@@ -337,8 +378,19 @@ impl Plan {
             }
             for (q, &o) in self.outs.iter().enumerate() {
                 let dst = out[q * rb + at..][..len].as_chunks_mut::<8>().0;
-                for (d, s) in dst.iter_mut().zip(&acc[o as usize * stride..][..words]) {
-                    *d = s.to_ne_bytes();
+                let src = &acc[o as usize * stride..][..words];
+                if received.is_empty() {
+                    for (d, s) in dst.iter_mut().zip(src) {
+                        *d = s.to_ne_bytes();
+                    }
+                } else {
+                    let e = received[q * rb + at..][..len].as_chunks::<8>().0;
+                    let any = &mut any[at / 8..][..words];
+                    for (((d, s), e), a) in dst.iter_mut().zip(src).zip(e).zip(any) {
+                        let v = s ^ u64::from_ne_bytes(*e);
+                        *d = v.to_ne_bytes();
+                        *a |= v;
+                    }
                 }
             }
             at += len;
@@ -418,13 +470,15 @@ fn pair(acc: &mut [u64], a: usize, b: usize, len: usize) -> (&mut [u64], &mut [u
 }
 
 cpu::avx2_twins! {
-    /// [`Plan::parity`], portable or compiled for AVX2.
+    /// [`Plan::parity`] and [`Plan::syndrome`], portable or compiled for AVX2.
+    #[allow(clippy::too_many_arguments)]
     fn plan_block(
         plan: &Plan,
         rows: [&[u8]; 2],
         rb: usize,
         w: usize,
         out: &mut [u8],
+        received: (&[u8], &mut [u64]),
         acc: &mut [u64],
     ) = Plan::parity_body;
 }

@@ -120,21 +120,20 @@ impl Codec {
         let (gd, rb) = (self.layout.group_data, self.layout.row_bytes);
         let (edata, epar) = genc.split_at(gd);
         s.rows.resize(epar.len(), 0);
-        self.plan
-            .parity(self.avx2, [edata, &[]], rb, &mut s.rows, &mut s.acc);
         // The syndrome rows, and the OR of them word by word.
-        let any = &mut s.acc;
+        let any = &mut s.any;
         any.clear();
         any.resize(rb / 8, 0);
-        for (row, prow) in s.rows.chunks_exact_mut(rb).zip(epar.chunks_exact(rb)) {
-            let (row, prow) = (row.as_chunks_mut::<8>().0, prow.as_chunks::<8>().0);
-            for ((w, p), a) in row.iter_mut().zip(prow).zip(any.iter_mut()) {
-                let x = u64::from_ne_bytes(*w) ^ u64::from_ne_bytes(*p);
-                *w = x.to_ne_bytes();
-                *a |= x;
-            }
-        }
-        for (b, nzw) in any.chunks_exact(B).enumerate() {
+        self.plan.syndrome(
+            self.avx2,
+            [edata, &[]],
+            epar,
+            rb,
+            &mut s.rows,
+            any,
+            &mut s.acc,
+        );
+        for (b, nzw) in s.any.chunks_exact(B).enumerate() {
             if nzw.iter().all(|&w| w == 0) {
                 continue;
             }

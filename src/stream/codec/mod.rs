@@ -68,6 +68,8 @@ struct Scratch<const B: usize> {
     acc: Vec<u64>,
     /// The whole-row kernel's parity rows (syndrome rows, when decoding).
     rows: Vec<u8>,
+    /// The OR of the syndrome rows, word by word ([`Plan::syndrome`]).
+    any: Vec<u64>,
     /// Parity rows of the single-word fast path.
     words: Vec<u64>,
 }
@@ -76,14 +78,17 @@ std::thread_local! {
     /// The whole-row buffers of the last [`Scratch`] this thread dropped, for the next one:
     /// a chunk of one group (`D = 4096` and deeper) is coded with a new scratch, and
     /// allocating and zeroing its buffers each time cost 10-15 % of the encoder's time.
-    static SPARE: std::cell::Cell<(Vec<u64>, Vec<u8>)> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+    static SPARE: std::cell::Cell<(Vec<u64>, Vec<u8>, Vec<u64>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl<const B: usize> Drop for Scratch<B> {
     fn drop(&mut self) {
+        use std::mem::take;
         SPARE.set((
-            std::mem::take(&mut self.acc),
-            std::mem::take(&mut self.rows),
+            take(&mut self.acc),
+            take(&mut self.rows),
+            take(&mut self.any),
         ));
     }
 }
@@ -170,12 +175,13 @@ impl Codec {
 
     /// Scratch space for the group kernels of lane blocks of `B` words.
     fn scratch<const B: usize>(&self) -> Scratch<B> {
-        let (acc, rows) = SPARE.take();
+        let (acc, rows, any) = SPARE.take();
         Scratch {
             par: vec![V::<B>::zero(); self.r],
             kernel: vec![V::<B>::zero(); self.kernel.scratch_len()],
             acc,
             rows,
+            any,
             words: vec![0; self.r],
         }
     }

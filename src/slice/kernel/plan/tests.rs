@@ -117,7 +117,7 @@ fn compiled_plans_mean_what_they_say() {
                 b.xor(dst, src);
             }
         }
-        b.plan.outs = (0..1 + pick(5)).map(|_| pick(accs as u32) as u16).collect();
+        b.plan.outs = (0..pick(6)).map(|_| pick(accs as u32) as u16).collect();
         let spec = b.plan.clone();
         b.plan.compile();
         let plan = b.plan;
@@ -136,6 +136,28 @@ fn compiled_plans_mean_what_they_say() {
                     &mut acc,
                 );
                 assert_eq!(got, want, "case {case} rb {rb}: {spec:?}");
+                // The syndrome: the parity plus rows received, and the OR of its words.
+                let mut received = vec![0u8; want.len()];
+                rng_fill(&mut received, case as u64 * 11 + rb as u64);
+                let syn: Vec<u8> = want.iter().zip(&received).map(|(a, b)| a ^ b).collect();
+                let mut any_want = vec![0u64; rb / 8];
+                for row in syn.chunks_exact(rb) {
+                    for (a, w) in any_want.iter_mut().zip(row.as_chunks::<8>().0) {
+                        *a |= u64::from_ne_bytes(*w);
+                    }
+                }
+                let mut any = vec![0u64; rb / 8];
+                plan.syndrome(
+                    avx2,
+                    [&data[..split], &data[split..]],
+                    &received,
+                    rb,
+                    &mut got,
+                    &mut any,
+                    &mut acc,
+                );
+                assert_eq!(got, syn, "syndrome, case {case} rb {rb}: {spec:?}");
+                assert_eq!(any, any_want, "any, case {case} rb {rb}");
             }
         }
     }
