@@ -111,6 +111,15 @@ impl Codec {
         }
     }
 
+    /// Whether an encoder takes the groups of a chunk's thirds in order, each payload
+    /// copied into its data rows with the CRC of its third folded on the way
+    /// ([`crc::copy_append`]) and its parity then read from the payload: for groups of
+    /// rows spanning several lane blocks (`wide`, the whole-row kernel's) larger than
+    /// [`ENCODE_ONE_ABOVE`], where the CRC folds and no fused kernel takes the CRC.
+    pub(super) fn encode_in_order(&self, wide: bool) -> bool {
+        wide && self.fused.is_none() && self.layout.group_data > ENCODE_ONE_ABOVE && crc::folding()
+    }
+
     /// Groups of each third of a chunk decoded before their CRC is taken: [`RUN_BYTES`] of
     /// payload in one call of the clean-run kernel, or one larger group.
     pub(super) fn decode_batch(&self) -> usize {

@@ -117,10 +117,9 @@ impl Codec {
         let third = direct / 3;
         let cut = self.cuts();
         let mut c = [0u32; 3];
-        if third > 0 && self.fused.is_none() && self.layout.row_bytes > 8 * B && crc::folding() {
-            // Groups of whole rows, where the CRC folds: in order, each group's payload
-            // copied to its data rows with the CRC of its third folded on the way, then its
-            // parity from the payload (still in L1).
+        if third > 0 && self.encode_in_order(self.layout.row_bytes > 8 * B) {
+            // In order, each group's payload copied to its data rows with the CRC of its
+            // third folded on the way, then its parity from the payload (still in L1).
             for (j, (g, o)) in data[..3 * third * gd]
                 .chunks_exact(gd)
                 .zip(out.chunks_exact_mut(gb))

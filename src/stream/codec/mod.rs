@@ -99,8 +99,8 @@ impl<const B: usize> Drop for Scratch<B> {
 /// other, with no second pass to copy the data rows (measured in docs/benchmarks.md,
 /// "D = 4096 rows as one block"). Otherwise it is eight blocks, so that groups take the
 /// whole-row kernel ([`Plan`]), and a chunk of one group the deep path (docs/benchmarks.md,
-/// "The whole-row kernel", "Runs"). Wider blocks for the deeper depths would hold whole
-/// kilobyte rows in the kernel's accumulators.
+/// "The whole-row kernel", "Runs of rows and the copying fold"). Wider blocks for the
+/// deeper depths would hold whole kilobyte rows in the kernel's accumulators.
 fn block_words(words: usize, decoding: bool, groups: usize) -> usize {
     if words == 64 && decoding && groups > 1 {
         return 64;
