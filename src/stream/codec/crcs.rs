@@ -14,6 +14,13 @@ use crate::stream::nt;
 /// decoder at about half speed; docs/benchmarks.md).
 const RUN_BYTES: usize = 8192;
 
+/// Groups of single-block rows at least this large are encoded in order with the copying
+/// fold ([`Codec::encode_in_order`]): at D = 64 and 512, secded:266 0.34 -> 0.53x memcpy,
+/// alien:33x33 0.30 -> 0.42; groups of 2 KiB did not gain (alien:5x9 at D = 512, 0.36 ->
+/// 0.37, or 0.37 -> 0.32 in another round), each group's copy ending in a store fence
+/// (docs/benchmarks.md, "Groups in order").
+const IN_ORDER_FROM: usize = 4096;
+
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
 /// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`), except
 /// where the CRC folds ([`crc::folding`]): there runs and one fold per run are faster.
@@ -113,11 +120,19 @@ impl Codec {
 
     /// Whether an encoder takes the groups of a chunk's thirds in order, each payload
     /// copied into its data rows with the CRC of its third folded on the way
-    /// ([`crc::copy_append`]) and its parity then read from the payload: for groups of
-    /// rows spanning several lane blocks (`wide`, the whole-row kernel's) larger than
-    /// [`ENCODE_ONE_ABOVE`], where the CRC folds and no fused kernel takes the CRC.
+    /// ([`crc::copy_append`], streaming stores) and its parity then read from the payload
+    /// in L1: where the CRC folds (and the codec takes the CRC instruction; the portable
+    /// codec of the tests does not), for codes without a single-word fast path, for groups
+    /// of rows spanning several lane blocks (`wide`, the whole-row kernel's) larger than
+    /// [`ENCODE_ONE_ABOVE`] and for other groups of [`IN_ORDER_FROM`] bytes or more.
     pub(super) fn encode_in_order(&self, wide: bool) -> bool {
-        wide && self.fused.is_none() && self.layout.group_data > ENCODE_ONE_ABOVE && crc::folding()
+        let gd = self.layout.group_data;
+        let big = if wide {
+            gd > ENCODE_ONE_ABOVE
+        } else {
+            gd >= IN_ORDER_FROM
+        };
+        big && self.fast.is_none() && self.sse42.is_some() && crc::folding()
     }
 
     /// Groups of each third of a chunk decoded before their CRC is taken: [`RUN_BYTES`] of

@@ -117,7 +117,8 @@ impl Codec {
         let third = direct / 3;
         let cut = self.cuts();
         let mut c = [0u32; 3];
-        if third > 0 && self.encode_in_order(self.layout.row_bytes > 8 * B) {
+        let wide = self.layout.row_bytes > 8 * B;
+        if third > 0 && self.encode_in_order(wide) {
             // In order, each group's payload copied to its data rows with the CRC of its
             // third folded on the way, then its parity from the payload (still in L1).
             for (j, (g, o)) in data[..3 * third * gd]
@@ -128,7 +129,13 @@ impl Codec {
                 let (odata, opar) = o.split_at_mut(gd);
                 let q = j / third;
                 c[q] = crc::copy_append(c[q], odata, g);
-                self.parity_of_rows([g, &[]], opar, &mut s);
+                if wide {
+                    self.parity_of_rows([g, &[]], opar, &mut s);
+                } else {
+                    self.kernel
+                        .parity::<B>(self.avx2, g, &mut s.par, &mut s.kernel);
+                    store_blocks(&s.par, opar);
+                }
             }
         } else if third > 0 {
             let batch = self.encode_batch();

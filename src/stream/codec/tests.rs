@@ -58,6 +58,9 @@ fn fast_paths_match_the_portable_one() {
         ("alien:9x9", 4096),
         ("secded:72", 4096),
         ("hamming:15", 128),
+        // Groups of 8 KiB of single-block rows, encoded in order with the copying fold.
+        ("secded:137", 512),
+        ("alien:33x33", 64),
     ] {
         let code = spec.parse().unwrap();
         let spec = format!("{spec} D={depth}");
@@ -124,7 +127,9 @@ fn fast_paths_match_the_portable_one() {
                 assert_eq!(cx.crc, crc32c::crc32c(&x[..len]), "{what}");
                 if ber == 0.0 {
                     assert!(cx.ok && x[..len] == data[..], "{what}");
-                } else if len > 100_000 && depth == 64 {
+                } else if len > 100_000 && depth == 64 && ber < 1e-2 {
+                    // (At 3 % alien:33x33's codewords hold some 33 errors each: none is
+                    // corrected, rightly.)
                     assert!(cx.stats.corrected_bits > 0, "{what}");
                 }
             }
