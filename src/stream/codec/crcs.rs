@@ -15,7 +15,7 @@ use crate::stream::nt;
 const RUN_BYTES: usize = 8192;
 
 /// Groups of single-block rows at least this large are encoded in order with the copying
-/// fold ([`Codec::encode_in_order`]): at D = 64 and 512, secded:266 0.34 -> 0.53x memcpy,
+/// fold ([`Codec::in_order`]): at D = 64 and 512, secded:266 0.34 -> 0.53x memcpy,
 /// alien:33x33 0.30 -> 0.42; groups of 2 KiB did not gain (alien:5x9 at D = 512, 0.36 ->
 /// 0.37, or 0.37 -> 0.32 in another round), each group's copy ending in a store fence
 /// (docs/benchmarks.md, "Groups in order").
@@ -118,14 +118,15 @@ impl Codec {
         }
     }
 
-    /// Whether an encoder takes the groups of a chunk's thirds in order, each payload
-    /// copied into its data rows with the CRC of its third folded on the way
-    /// ([`crc::copy_append`], streaming stores) and its parity then read from the payload
-    /// in L1: where the CRC folds (and the codec takes the CRC instruction; the portable
-    /// codec of the tests does not), for codes without a single-word fast path, for groups
-    /// of rows spanning several lane blocks (`wide`, the whole-row kernel's) larger than
-    /// [`ENCODE_ONE_ABOVE`] and for other groups of [`IN_ORDER_FROM`] bytes or more.
-    pub(super) fn encode_in_order(&self, wide: bool) -> bool {
+    /// Whether the coder takes the groups of a chunk's thirds in order, each payload
+    /// copied with the CRC of its third folded on the way ([`crc::copy_append`], streaming
+    /// stores) and its parity read from the payload in cache (the decoder: the syndrome
+    /// first, then the copy of a clean group, or a copy corrected and summed). Where the
+    /// CRC folds and the codec takes the CRC instruction (the portable codec of the tests
+    /// does not), for codes without a single-word fast path: groups of rows spanning
+    /// several lane blocks (`wide`, the whole-row kernel's) larger than
+    /// [`ENCODE_ONE_ABOVE`], other groups of [`IN_ORDER_FROM`] bytes or more.
+    pub(super) fn in_order(&self, wide: bool) -> bool {
         let gd = self.layout.group_data;
         let big = if wide {
             gd > ENCODE_ONE_ABOVE

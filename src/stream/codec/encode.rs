@@ -118,7 +118,7 @@ impl Codec {
         let cut = self.cuts();
         let mut c = [0u32; 3];
         let wide = self.layout.row_bytes > 8 * B;
-        if third > 0 && self.encode_in_order(wide) {
+        if third > 0 && self.in_order(wide) {
             // In order, each group's payload copied to its data rows with the CRC of its
             // third folded on the way, then its parity from the payload (still in L1).
             for (j, (g, o)) in data[..3 * third * gd]
