@@ -14,11 +14,11 @@ use crate::stream::nt;
 /// decoder at about half speed; docs/benchmarks.md).
 const RUN_BYTES: usize = 8192;
 
-/// Groups of single-block rows at least this large are encoded in order with the copying
-/// fold ([`Codec::in_order`]): at D = 64 and 512, secded:266 0.34 -> 0.53x memcpy,
-/// alien:33x33 0.30 -> 0.42; groups of 2 KiB did not gain (alien:5x9 at D = 512, 0.36 ->
-/// 0.37, or 0.37 -> 0.32 in another round), each group's copy ending in a store fence
-/// (docs/benchmarks.md, "Groups in order").
+/// Groups of single-block rows at least this large are encoded and decoded in order with
+/// the copying fold ([`Codec::in_order`]): encoding at D = 64 and 512, secded:266 0.34 ->
+/// 0.53x memcpy, alien:33x33 0.30 -> 0.42; groups of 2 KiB did not gain (alien:5x9 at
+/// D = 512, 0.36 -> 0.37, or 0.37 -> 0.32 in another round), each group's copy ending in
+/// a store fence (docs/benchmarks.md, "Groups in order").
 const IN_ORDER_FROM: usize = 4096;
 
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
