@@ -21,8 +21,8 @@ const NONE: u16 = u16::MAX;
 /// Bytes of accumulator rows a strip may hold (a share of L1).
 const STRIP_BUDGET: usize = 24 * 1024;
 
-/// Words of a row a run takes at a time ([`Plan::run_words`]): 64 bytes, two AVX2 registers
-/// of the shared accumulator held across the run's rows.
+/// Words of a row a run takes at a time ([`Plan::run_words`]): 128 bytes, four AVX2
+/// registers of the shared accumulator held across the run's rows.
 const LANE: usize = 16;
 
 /// One step of a plan's program: `acc[dst] ^= acc[src]`, or `acc[dst] = acc[src]` when
@@ -263,8 +263,8 @@ impl Plan {
     }
 
     /// The strip width in bytes for rows of `rb` bytes: as much of a row as keeps every
-    /// accumulator's strip within 24 KiB (`STRIP_BUDGET`), a whole number of 64-byte lines (at
-    /// least one), and no more than the row.
+    /// accumulator's strip within 24 KiB (`STRIP_BUDGET`), a whole number of 128-byte lanes
+    /// (at least one), and no more than the row.
     pub fn strip(&self, rb: usize) -> usize {
         let w = STRIP_BUDGET / self.accs.max(1) / (8 * LANE) * (8 * LANE);
         w.clamp(8 * LANE, rb.next_multiple_of(8 * LANE)).min(rb)
