@@ -70,7 +70,9 @@ pub trait BlockCode: Send + Sync + std::fmt::Debug {
     fn k(&self) -> usize;
     /// Minimum distance `d`.
     fn d(&self) -> usize;
-    /// Number of errors the decoder corrects, `(d - 1) / 2`.
+    /// Number of errors the decoder corrects, `(d - 1) / 2`. It corrects no more than that:
+    /// the bit-sliced locator ([`crate::slice::locate`]) answers the syndromes of codes with
+    /// `t <= 1` without asking the decoder.
     fn t(&self) -> usize {
         (self.d() - 1) / 2
     }

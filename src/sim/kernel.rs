@@ -14,7 +14,7 @@ use crate::code::{BlockCode, Spec};
 #[cfg(target_endian = "little")]
 use crate::slice::kernel::word_blocks;
 use crate::slice::kernel::{Fast64, Kernel, V, word_bytes};
-use crate::slice::locate::Locator;
+use crate::slice::locate::{Locator, gather_key};
 
 /// The lanes set in a mask, lowest first.
 #[inline]
@@ -206,9 +206,7 @@ impl SlicedCode {
         let mut det = 0;
         for l in lanes(nz) {
             let key = if keyed {
-                syn.iter()
-                    .enumerate()
-                    .fold(0u64, |a, (q, &s)| a | (((s >> l) & 1) << q))
+                gather_key(syn.iter().copied(), l)
             } else {
                 0
             };

@@ -13,12 +13,19 @@
 //!   entry per syndrome, filled with the decoder's answer the first time the syndrome is seen
 //!   (the simulator, which sees the same few syndromes billions of times);
 //! * the single-error table: the syndrome of every single error the decoder corrects to
-//!   exactly that error, with its row (built by [`Locator::new`] for codes with `t >= 1`);
-//! * [`BlockCode::decode`] on the lane's received word.
+//!   exactly that error, with its row (built by [`Locator::new`] for codes with `t >= 1` and
+//!   at most [`KEY_BITS`] check rows);
+//! * [`BlockCode::decode`] on the lane's received word, which reads all `n` rows of the lane.
 //!
-//! The memo relies on the decoders being syndrome decoders (the errors they correct depend on
-//! the syndrome alone), which every code of [`crate::code`] is; the tests of both users check
-//! every lane against [`BlockCode::decode`] on the received word.
+//! Both shortcuts rely on the decoders being syndrome decoders (the errors they correct depend
+//! on the syndrome alone), which every code of [`crate::code`] is. The last answer is seldom
+//! needed: the decoders are bounded-distance decoders ([`BlockCode::t`]), so a code with
+//! `t = 0` detects every nonzero syndrome, and one with `t = 1` whose table holds all `n`
+//! single errors corrects exactly the syndromes in the table (a syndrome it corrects is that
+//! of the one error it flips) and detects every other ([`Locator::is_exhaustive`]). A lane of
+//! `alien:33x33` with two errors costs a table probe instead of a 1089-bit decode. The tests
+//! of both users check every lane against [`BlockCode::decode`] on the received word, and the
+//! tests here check the shortcut against the decoder on every syndrome of the small codes.
 
 use super::kernel::{Kernel, V};
 use crate::code::{self, BlockCode, Status};
@@ -28,6 +35,23 @@ use std::sync::{Arc, Mutex};
 
 /// Largest code for which the single-error table is built (building costs `n` decodes).
 const TABLE_MAX_N: usize = 4096;
+
+/// A lane's syndrome: bit `q` for check row `q`.
+pub type Key = u128;
+
+/// Most check rows for which the single-error table is built (the width of [`Key`]): every
+/// `alien:MxN` with `M, N <= 64`.
+pub const KEY_BITS: usize = Key::BITS as usize;
+
+/// The syndrome key of lane `bit` of the syndrome words `syn` (check row `q` in word `q`):
+/// bit `q` of the key is bit `bit` of word `q`. At most [`KEY_BITS`] words are read.
+#[inline]
+pub fn gather_key(syn: impl IntoIterator<Item = u64>, bit: u32) -> Key {
+    syn.into_iter()
+        .take(KEY_BITS)
+        .enumerate()
+        .fold(0, |a, (q, s)| a | ((((s >> bit) & 1) as Key) << q))
+}
 
 /// Most check rows for which [`Locator::with_memo`] keeps a memo (`2^bits` entries of four
 /// bytes).
@@ -96,16 +120,16 @@ impl LaneFix {
     }
 }
 
-/// Syndrome (nonzero, at most 64 bits) to row, open addressing with linear probing in a
-/// table four times the number of entries: one multiply and usually one probe.
+/// Syndrome (nonzero) to row, open addressing with linear probing in a table four times the
+/// number of entries: one multiply and usually one probe.
 #[derive(Debug, Default)]
 struct SyndromeTable {
-    slots: Vec<(u64, u32)>,
+    slots: Vec<(Key, u32)>,
     shift: u32,
 }
 
 impl SyndromeTable {
-    fn new(entries: &[(u64, u32)]) -> SyndromeTable {
+    fn new(entries: &[(Key, u32)]) -> SyndromeTable {
         if entries.is_empty() {
             return SyndromeTable::default();
         }
@@ -133,11 +157,12 @@ impl SyndromeTable {
         self.slots.iter().filter(|s| s.0 != 0).count()
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    fn slot(&self, key: Key) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    fn get(&self, key: u64) -> Option<u32> {
+    fn get(&self, key: Key) -> Option<u32> {
         if self.slots.is_empty() || key == 0 {
             return None;
         }
@@ -206,9 +231,12 @@ pub struct Locator {
     /// One entry per syndrome, when kept ([`Locator::with_memo`]); shared by the threads
     /// that decode, each storing what the decoder answered.
     memo: Vec<AtomicU32>,
-    /// The filled memo says that the decoder detects every nonzero syndrome (even-by-odd
-    /// alien boards, parity codes): no lane needs deciding.
+    /// The decoder detects every nonzero syndrome (`t = 0`: even-by-odd alien boards, parity
+    /// codes): no lane needs deciding.
     detects_all: bool,
+    /// The table (empty when `detects_all`) answers every syndrome: one it does not hold is
+    /// detected.
+    exhaustive: bool,
 }
 
 impl Locator {
@@ -227,10 +255,15 @@ impl Locator {
             table: Arc::default(),
             memo: Vec::new(),
             detects_all: false,
+            exhaustive: false,
         };
         if table {
             l.table = tables(code.spec(), || l.single_error_table(kernel));
         }
+        // Bounded-distance syndrome decoders (see the module documentation).
+        let has_checks = code.n() > code.k();
+        l.detects_all = has_checks && code.t() == 0;
+        l.exhaustive = l.detects_all || (code.t() == 1 && l.table.len() == code.n());
         l
     }
 
@@ -244,10 +277,11 @@ impl Locator {
         if r <= MEMO_FILL_BITS {
             let k = self.code.k();
             // The word with zero data rows and check rows `s` has syndrome `s`.
-            for s in 1..1u64 << r {
+            for s in 1..1 << r {
                 self.fix_lane(s, |row| row >= k && (s >> (row - k)) & 1 == 1);
             }
-            self.detects_all = self.memo[1..]
+            // (Implied by `t = 0` already; a decoder may also detect all without it.)
+            self.detects_all |= self.memo[1..]
                 .iter()
                 .all(|e| e.load(Ordering::Relaxed) == DETECTED);
         }
@@ -255,9 +289,15 @@ impl Locator {
     }
 
     /// Whether every lane with a nonzero syndrome is detected, so that callers need not ask
-    /// lane by lane (known for codes whose memo is filled at once).
+    /// lane by lane.
     pub fn detects_all(&self) -> bool {
         self.detects_all
+    }
+
+    /// Whether every syndrome is answered without the lane's received word: by the memo, by
+    /// the table or as detected (see the module documentation).
+    pub fn is_exhaustive(&self) -> bool {
+        self.exhaustive
     }
 
     /// The syndrome of every single error that `BlockCode::decode` corrects to exactly that
@@ -266,7 +306,7 @@ impl Locator {
         let code = self.code.as_ref();
         let (n, k) = (code.n(), code.k());
         let r = n - k;
-        if r == 0 || r > 64 || n > TABLE_MAX_N || code.t() == 0 {
+        if r == 0 || r > KEY_BITS || n > TABLE_MAX_N || code.t() == 0 {
             return SyndromeTable::default();
         }
         // One lane (lane 0) per row, rows of 8 bytes, one after the other.
@@ -275,15 +315,13 @@ impl Locator {
         let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
         let mut table = Vec::with_capacity(n);
         for row in 0..n {
-            let key: u64 = if row < k {
+            let key = if row < k {
                 data[row * 8] = 1;
                 kernel.parity(None, &data, &mut par, &mut scratch);
                 data[row * 8] = 0;
-                par.iter()
-                    .enumerate()
-                    .fold(0, |acc, (q, v)| acc | ((v.0[0] & 1) << q))
+                gather_key(par.iter().map(|v| v.0[0]), 0)
             } else {
-                1u64 << (row - k)
+                1 << (row - k)
             };
             let pos = self.pos_of_row[row] as usize;
             let d = code.decode(&BitVec::unit(n, pos));
@@ -330,9 +368,9 @@ impl Locator {
     }
 
     /// The decision for one lane with a nonzero syndrome: `key` is its syndrome (when
-    /// [`Locator::wants_key`]), `received(row)` its received bit in `row`.
+    /// [`Locator::wants_key`], see [`gather_key`]), `received(row)` its received bit in `row`.
     #[inline]
-    pub fn fix_lane(&self, key: u64, received: impl Fn(usize) -> bool) -> LaneFix {
+    pub fn fix_lane(&self, key: Key, received: impl Fn(usize) -> bool) -> LaneFix {
         let slot = self.memo.get(key as usize);
         if let Some(slot) = slot {
             match slot.load(Ordering::Relaxed) {
@@ -342,6 +380,8 @@ impl Locator {
             }
         } else if let Some(row) = self.table.get(key) {
             return LaneFix::Row(row as usize);
+        } else if self.exhaustive {
+            return LaneFix::Detected;
         }
         let fix = self.decode_lane(received);
         if let Some(slot) = slot {
@@ -430,7 +470,7 @@ mod tests {
         for n in 0..Kept::MAX {
             kept.put(
                 spec(10 + n),
-                Arc::new(SyndromeTable::new(&[(n as u64 + 1, 0)])),
+                Arc::new(SyndromeTable::new(&[(n as Key + 1, 0)])),
             );
         }
         assert!(kept.get(spec(10)).is_some());
@@ -451,6 +491,67 @@ mod tests {
         assert_eq!(l.table_len(), 77);
     }
 
+    /// The shortcut of [`Locator::is_exhaustive`] against the decoder, on every syndrome of
+    /// every small code of every family; and which codes take it.
+    #[test]
+    fn exhaustive_locators_answer_every_syndrome_as_the_decoder() {
+        let mut specs: Vec<code::Spec> = Vec::new();
+        for m in 1..=7 {
+            for n in 1..=7 {
+                specs.push(code::Spec::Alien { rows: m, cols: n });
+            }
+        }
+        for n in 2..=6 {
+            specs.push(code::Spec::Product { rows: n, cols: 3 });
+        }
+        specs.extend((4..=40).map(code::Spec::Secded));
+        specs.extend((3..=40).map(code::Spec::Hamming));
+        specs.extend((1..=9).map(code::Spec::Repetition));
+        specs.extend((2..=9).map(code::Spec::Parity));
+        let mut taken = 0;
+        for spec in specs {
+            let code = code::build(&spec);
+            let (n, k, t) = (code.n(), code.k(), code.t());
+            let l = Locator::new(code.as_ref(), &Kernel::for_code(code.as_ref()), true);
+            assert_eq!(l.is_exhaustive(), n > k && t <= 1, "{spec}");
+            assert_eq!(l.detects_all(), n > k && t == 0, "{spec}");
+            if !l.is_exhaustive() {
+                continue;
+            }
+            taken += 1;
+            for s in 1..1 << (n - k) {
+                // The word with zero data rows and check rows `s` has syndrome `s`.
+                let received = |row: usize| row >= k && (s >> (row - k)) & 1 == 1;
+                assert_eq!(
+                    l.fix_lane(s, received),
+                    l.decode_lane(received),
+                    "{spec} {s:b}"
+                );
+            }
+        }
+        assert!(taken >= 120, "{taken}");
+    }
+
+    /// Boards with more than 64 check rows have their table (keys of up to [`KEY_BITS`]
+    /// bits): every single error is found in it.
+    #[test]
+    fn wide_syndromes_have_their_table() {
+        for spec in ["alien:33x35", "alien:63x63", "alien:9x63"] {
+            let code = from_spec_str(spec).unwrap();
+            let kernel = Kernel::for_code(code.as_ref());
+            let l = Locator::new(code.as_ref(), &kernel, true);
+            assert!(code.n() - code.k() > 64, "{spec}");
+            assert_eq!(l.table_len(), code.n(), "{spec}");
+            assert!(l.is_exhaustive(), "{spec}");
+        }
+        assert_eq!(
+            gather_key([1 << 5; 130], 5),
+            Key::MAX,
+            "at most KEY_BITS rows"
+        );
+        assert_eq!(gather_key([0, 2, 0, 2], 1), 0b1010);
+    }
+
     #[test]
     fn the_memo_gives_the_decoders_answer_every_time() {
         // Every syndrome of alien:5x5 (8 check rows), asked twice: the second answer comes
@@ -458,7 +559,7 @@ mod tests {
         let code = from_spec_str("alien:5x5").unwrap();
         let l = Locator::new(code.as_ref(), &Kernel::for_code(code.as_ref()), true).with_memo();
         let k = code.k();
-        for s in 1..256u64 {
+        for s in 1..256 {
             // The word with zero data rows and check rows `s` has syndrome `s`.
             let received = |row: usize| row >= k && (s >> (row - k)) & 1 == 1;
             let first = l.fix_lane(s, received);

@@ -4,6 +4,7 @@
 use super::crcs::Sums;
 use super::{Codec, Scratch, thirds};
 use crate::slice::kernel::{self, V};
+use crate::slice::locate::{Key, gather_key};
 use crate::slice::prefetch;
 use crate::stream::crc::{self, Mender};
 use crate::stream::format::Blocks;
@@ -235,9 +236,7 @@ impl Codec {
                 let key = if !self.locator.wants_key() {
                     0
                 } else {
-                    syn.iter()
-                        .enumerate()
-                        .fold(0u64, |a, (q, s)| a | (((s.0[t] >> bit) & 1) << q))
+                    gather_key(syn.iter().map(|s| s.0[t]), bit as u32)
                 };
                 if !self.fix_lane(genc, out, lane, key, stats) {
                     stats.uncorrectable += 1;
@@ -260,7 +259,7 @@ impl Codec {
         genc: &[u8],
         out: &mut (impl Flips + ?Sized),
         lane: usize,
-        key: u64,
+        key: Key,
         stats: &mut ChunkStats,
     ) -> bool {
         let (rb, k) = (self.layout.row_bytes, self.layout.k);

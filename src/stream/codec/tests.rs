@@ -359,6 +359,31 @@ fn bit_sliced_decoding_matches_the_per_codeword_reference() {
         .quickcheck(decode_matches as fn(AnySpec, u64, u8, u8) -> TestResult);
 }
 
+/// Large boards, whose syndromes pass 64 bits or whose decoder corrects nothing, and long
+/// Hamming codes: one to three errors a lane, decoded as the reference does.
+#[test]
+fn large_codes_decode_like_the_reference() {
+    for spec in [
+        "alien:33x35",
+        "alien:63x63",
+        "alien:64x63",
+        "alien:17x64",
+        "secded:1024",
+    ] {
+        let spec = AnySpec(spec.parse().unwrap());
+        for (i, errors) in [1u8, 2, 3].into_iter().enumerate() {
+            for depth in [0u8, 3] {
+                let seed = 17 * i as u64 + depth as u64;
+                assert!(
+                    !decode_matches(spec.clone(), seed, depth, errors).is_failure(),
+                    "{spec:?} at {} with {errors} errors",
+                    DEPTHS[depth as usize]
+                );
+            }
+        }
+    }
+}
+
 /// A chunk decoded into exactly its payload's place (the threaded decoder's way at the end
 /// of a run) gives the bytes and the verdict of a chunk decoded into its whole area, with
 /// damage, with a tail that names another chunk, at any length.
