@@ -34,18 +34,43 @@ pub const ALL: &[&str] = &[
 ];
 
 /// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that
-/// short inputs span several of them.
+/// short inputs span several of them; one `chunk` in four (from `0xC000`) gives chunks of 16
+/// to 76 KiB instead, which hold several groups of 4 KiB (alien:9x9 and secded:72 at
+/// `D = 512`): with [`payload`], the codec's in-order paths.
 pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
     let spec = codes[code as usize % codes.len()]
         .parse::<Spec>()
         .expect("a valid spec");
+    let chunk_size = if chunk >= 0xC000 {
+        4096 * (4 + chunk as usize % 16)
+    } else {
+        1 + chunk as usize % 3000
+    };
     Options {
-        chunk_size: 1 + chunk as usize % 3000,
+        chunk_size,
         // Every other stream without recovery chunks, so that both layouts are fuzzed.
         recovery: if chunk % 2 == 0 { 0.0 } else { 5.0 },
         stream_id: Some(u64::from(chunk)),
         ..Options::new(spec, 64 * (1 + depth as usize % 8))
     }
+}
+
+/// The payload: `data`, then, for one `grow` in four, `grow` more bytes (up to 64 KiB) drawn
+/// from it, so that inputs far below libFuzzer's length limit still fill chunks of several
+/// 4 KiB groups.
+pub fn payload(data: &[u8], grow: u16) -> Vec<u8> {
+    let mut v = data.to_vec();
+    if grow % 4 == 0 {
+        // xorshift64
+        let mut x = u64::from(grow) | 1 << 32;
+        v.extend((0..grow).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        }));
+    }
+    v
 }
 
 /// A reader that hands out its data in pieces of the given sizes (cycled; 0 counts as 1).

@@ -21,6 +21,8 @@ struct Input {
     depth: u8,
     chunk: u16,
     data: Vec<u8>,
+    /// More payload for a real stream ([`common::payload`]).
+    grow: u16,
     /// XORed into the encoded stream at `at` (scaled).
     noise: Vec<u8>,
     at: u32,
@@ -68,7 +70,8 @@ fuzz_target!(|input: Input| {
         input.data.clone()
     } else {
         let opts = common::options(common::ALL, input.code, input.depth, input.chunk);
-        let mut v = stream::encode(&input.data, &opts)
+        let data = common::payload(&input.data, input.grow);
+        let mut v = stream::encode(&data, &opts)
             .expect("valid options encode")
             .to_vec();
         if !v.is_empty() {

@@ -26,12 +26,15 @@ struct Input {
     depth: u8,
     chunk: u16,
     data: Vec<u8>,
+    /// More payload ([`common::payload`]).
+    grow: u16,
     damage: Damage,
 }
 
 fuzz_target!(|input: Input| {
     let opts = common::options(common::CORRECTING, input.code, input.depth, input.chunk);
-    let encoded = stream::encode(&input.data, &opts).expect("valid options encode");
+    let data = common::payload(&input.data, input.grow);
+    let encoded = stream::encode(&data, &opts).expect("valid options encode");
     let mut damaged = encoded.to_vec();
     let bits = damaged.len() as u64 * 8;
     let flip = |v: &mut Vec<u8>, b: u64| v[(b / 8) as usize] ^= 1 << (b % 8);
@@ -70,7 +73,7 @@ fuzz_target!(|input: Input| {
     }
 
     let (out, report) = stream::decode(&damaged).expect("damage within reach is repaired");
-    assert_eq!(&out[..], &input.data[..]);
+    assert_eq!(&out[..], &data[..]);
     assert!(report.checksum_ok);
     assert_eq!(report.uncorrectable_codewords, 0);
     assert!(report.damaged_ranges.is_empty());
@@ -86,6 +89,6 @@ fuzz_target!(|input: Input| {
     let mut d = Decoder::new(&damaged[..]).expect("header repaired");
     let mut v = Vec::new();
     d.read_to_end(&mut v).expect("strict read path repairs");
-    assert_eq!(v, input.data);
+    assert_eq!(v, data);
     assert_eq!(d.report(), &report);
 });
