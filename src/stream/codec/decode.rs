@@ -3,7 +3,7 @@
 
 use super::crcs::Sums;
 use super::{Codec, Scratch, thirds};
-use crate::slice::kernel::{self, V};
+use crate::slice::kernel::{self, Fused64, V};
 use crate::slice::locate::{Key, gather_key};
 use crate::slice::prefetch;
 use crate::stream::crc::{self, Mender};
@@ -297,106 +297,20 @@ impl Codec {
         // chains over the bytes just decoded.
         let full = (len / gd).min(groups);
         let third = full / 3;
-        let mut c = [0u32; 3];
         let wide = self.layout.row_bytes > 8 * B;
-        // (Rows of one 64-word block keep the clean-run kernel, which reads them in place:
-        // in order, secded:72 at D = 4096 fell from 0.43 to 0.34.)
-        if third > 0 && self.in_order(wide) && B <= 8 {
-            // In order, as the encoder's: each group's syndrome from the rows received
-            // (which brings them into cache), then its data rows copied with the CRC of its
-            // third folded on the way when it is clean, or copied, corrected and summed.
-            let mut flips: Vec<(usize, u8)> = Vec::new();
-            for j in 0..3 * third {
-                let q = j / third;
-                let genc = &enc[j * gb..(j + 1) * gb];
-                let (edata, epar) = genc.split_at(gd);
-                let o = &mut out[j * gd..(j + 1) * gd];
-                stats.codewords += self.layout.interleave as u64;
-                flips.clear();
-                if wide {
-                    self.fix_rows(genc, &mut flips, j, &mut s, &mut stats);
-                } else {
-                    self.kernel.parity::<B>(
-                        self.avx2.filter(|_| B > 1),
-                        edata,
-                        &mut s.par,
-                        &mut s.kernel,
-                    );
-                    let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
-                    if !nz.is_zero() {
-                        self.fix_block(genc, &mut flips, 0, &s.par, nz, j, &mut stats);
-                    }
-                }
-                if flips.is_empty() {
-                    c[q] = crc::copy_append(c[q], o, edata);
-                } else {
-                    o.copy_from_slice(edata);
-                    for &(at, mask) in &flips {
-                        o[at] ^= mask;
-                    }
-                    c[q] = crc::append(c[q], o);
-                }
-            }
-        } else if third > 0 {
-            // Groups from each third, a batch at a time (about 8 KiB of payload, or one
-            // larger group), then the CRC over the three batches just decoded.
-            let batch = self.decode_batch();
-            let cut = self.cuts();
-            let mut par = [[0u64; 16]; 3];
-            for i in (0..third).step_by(batch) {
-                if B == 1
-                    && let Some(fused) = self.fused
-                {
-                    // One group from each third at a time, the CRC taken by the kernel over
-                    // the received data rows, then mended for any group the decoder fixed.
-                    for i in i..(i + batch).min(third) {
-                        let at = [i, i + third, i + 2 * third];
-                        for j in at {
-                            prefetch::read(enc[j * gb..].as_ptr(), gb);
-                            prefetch::write(out[j * gd..].as_ptr(), gd);
-                        }
-                        let genc = at.map(|j| &enc[j * gb..(j + 1) * gb]);
-                        let o = thirds(&mut out[i * gd..], third * gd, gd);
-                        let edata = genc.map(|g| &g[..gd]);
-                        let next = self
-                            .kernel
-                            .group64_crc3(fused, edata, o, &mut par, cut, c)
-                            .expect("a fused kernel");
-                        c = next;
-                        for (q, &j) in at.iter().enumerate() {
-                            stats.codewords += self.layout.interleave as u64;
-                            let mut nz = V::<B>::zero();
-                            let epar = genc[q][gd..].chunks_exact(8);
-                            for ((sy, w), prow) in s.par.iter_mut().zip(&par[q]).zip(epar) {
-                                sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
-                                nz.0[0] |= sy.0[0];
-                            }
-                            if !nz.is_zero() {
-                                let mut o = Mending {
-                                    data: &mut out[j * gd..(j + 1) * gd],
-                                    mender: self
-                                        .mender
-                                        .expect("a decoding codec on the fused kernels' CPU"),
-                                    change: 0,
-                                };
-                                self.fix_block(genc[q], &mut o, 0, &s.par, nz, j, &mut stats);
-                                c[q] ^= o.change;
-                            }
-                        }
-                    }
-                    continue;
-                }
-                let n = batch.min(third - i);
-                for q in 0..3 {
-                    let j = q * third + i;
-                    let genc = &enc[j * gb..(j + n) * gb];
-                    let o = &mut out[j * gd..(j + n) * gd];
-                    self.decode_run(genc, o, j, &mut s, &mut stats);
-                }
-                let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
-                c = crc::append3(self.sse42, c, r(0), r(1), r(2));
-            }
-        }
+        let mut c = if third == 0 {
+            [0; 3]
+        } else if self.in_order(wide) && B <= 8 {
+            // (Rows of one 64-word block keep the clean-run kernel, which reads them in
+            // place: in order, secded:72 at D = 4096 fell from 0.43 to 0.34.)
+            self.decode_in_order(enc, third, out, &mut s, &mut stats)
+        } else if B == 1
+            && let Some(fused) = self.fused
+        {
+            self.decode_fused(fused, enc, third, out, &mut s, &mut stats)
+        } else {
+            self.decode_batched(enc, third, out, &mut s, &mut stats)
+        };
         // A chunk of one group of kilobyte rows, as the encoder's ([`Codec::encode_deep`]).
         if groups == 1 && len < gd && self.layout.row_bytes > 8 * B {
             let crcs = self.decode_deep(enc, len, &mut rest[..gd], &mut s, &mut stats);
@@ -427,6 +341,134 @@ impl Codec {
             },
             stats,
         )
+    }
+
+    /// The first `3 * third` groups of a chunk in order, as the encoder's: each group's
+    /// syndrome from the rows received (which brings them into cache), then its data rows
+    /// copied with the CRC of its third folded on the way when it is clean, or copied,
+    /// corrected and summed. Returns the three CRC chains.
+    fn decode_in_order<const B: usize>(
+        &self,
+        enc: &[u8],
+        third: usize,
+        out: &mut [u8],
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) -> [u32; 3] {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let wide = self.layout.row_bytes > 8 * B;
+        let mut c = [0u32; 3];
+        let mut flips: Vec<(usize, u8)> = Vec::new();
+        for j in 0..3 * third {
+            let q = j / third;
+            let genc = &enc[j * gb..(j + 1) * gb];
+            let (edata, epar) = genc.split_at(gd);
+            let o = &mut out[j * gd..(j + 1) * gd];
+            stats.codewords += self.layout.interleave as u64;
+            flips.clear();
+            if wide {
+                self.fix_rows(genc, &mut flips, j, s, stats);
+            } else {
+                let avx2 = self.avx2.filter(|_| B > 1);
+                self.kernel
+                    .parity::<B>(avx2, edata, &mut s.par, &mut s.kernel);
+                let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
+                if !nz.is_zero() {
+                    self.fix_block(genc, &mut flips, 0, &s.par, nz, j, stats);
+                }
+            }
+            if flips.is_empty() {
+                c[q] = crc::copy_append(c[q], o, edata);
+            } else {
+                o.copy_from_slice(edata);
+                for &(at, mask) in &flips {
+                    o[at] ^= mask;
+                }
+                c[q] = crc::append(c[q], o);
+            }
+        }
+        c
+    }
+
+    /// The first `3 * third` groups of a chunk through the fused single-word kernels: one
+    /// group from each third at a time, the CRC taken by the kernel over the received data
+    /// rows, then mended for any group the decoder fixed. Returns the three CRC chains.
+    fn decode_fused<const B: usize>(
+        &self,
+        fused: Fused64,
+        enc: &[u8],
+        third: usize,
+        out: &mut [u8],
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) -> [u32; 3] {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let cut = self.cuts();
+        let mut par = [[0u64; 16]; 3];
+        let mut c = [0u32; 3];
+        for i in 0..third {
+            let at = [i, i + third, i + 2 * third];
+            for j in at {
+                prefetch::read(enc[j * gb..].as_ptr(), gb);
+                prefetch::write(out[j * gd..].as_ptr(), gd);
+            }
+            let genc = at.map(|j| &enc[j * gb..(j + 1) * gb]);
+            let o = thirds(&mut out[i * gd..], third * gd, gd);
+            let edata = genc.map(|g| &g[..gd]);
+            c = self
+                .kernel
+                .group64_crc3(fused, edata, o, &mut par, cut, c)
+                .expect("a fused kernel");
+            for (q, &j) in at.iter().enumerate() {
+                stats.codewords += self.layout.interleave as u64;
+                let mut nz = V::<B>::zero();
+                let epar = genc[q][gd..].chunks_exact(8);
+                for ((sy, w), prow) in s.par.iter_mut().zip(&par[q]).zip(epar) {
+                    sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
+                    nz.0[0] |= sy.0[0];
+                }
+                if !nz.is_zero() {
+                    let mut o = Mending {
+                        data: &mut out[j * gd..(j + 1) * gd],
+                        mender: self
+                            .mender
+                            .expect("a decoding codec on the fused kernels' CPU"),
+                        change: 0,
+                    };
+                    self.fix_block(genc[q], &mut o, 0, &s.par, nz, j, stats);
+                    c[q] ^= o.change;
+                }
+            }
+        }
+        c
+    }
+
+    /// The first `3 * third` groups of a chunk, from each third a batch at a time (about
+    /// 8 KiB of payload, or one larger group), then the CRC over the three batches just
+    /// decoded. Returns the three CRC chains.
+    fn decode_batched<const B: usize>(
+        &self,
+        enc: &[u8],
+        third: usize,
+        out: &mut [u8],
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) -> [u32; 3] {
+        let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let batch = self.decode_batch();
+        let mut c = [0u32; 3];
+        for i in (0..third).step_by(batch) {
+            let n = batch.min(third - i);
+            for q in 0..3 {
+                let j = q * third + i;
+                let genc = &enc[j * gb..(j + n) * gb];
+                let o = &mut out[j * gd..(j + n) * gd];
+                self.decode_run(genc, o, j, s, stats);
+            }
+            let r = |q: usize| &out[(q * third + i) * gd..(q * third + i + n) * gd];
+            c = crc::append3(self.sse42, c, r(0), r(1), r(2));
+        }
+        c
     }
 
     /// Decodes a chunk that is one group `genc` of rows spanning several lane blocks (deep
