@@ -34,15 +34,15 @@ pub const ALL: &[&str] = &[
 ];
 
 /// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that
-/// short inputs span several of them; one `chunk` in four (from `0xC000`) gives chunks of 16
-/// to 76 KiB instead, which hold several groups of 4 KiB (alien:9x9 and secded:72 at
-/// `D = 512`): with [`payload`], the codec's in-order paths.
+/// short inputs span several of them; one `chunk` in four (from `0xC000`) gives chunks of
+/// 12 to 28 KiB instead, which hold three or more groups of 4 KiB (alien:9x9 and secded:72
+/// at `D = 512`): with [`payload`], the codec's in-order paths.
 pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
     let spec = codes[code as usize % codes.len()]
         .parse::<Spec>()
         .expect("a valid spec");
     let chunk_size = if chunk >= 0xC000 {
-        4096 * (4 + chunk as usize % 16)
+        12_480 + 1024 * (chunk as usize % 16)
     } else {
         1 + chunk as usize % 3000
     };
@@ -55,15 +55,18 @@ pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
     }
 }
 
-/// The payload: `data`, then, for one `grow` in four, `grow` more bytes (up to 64 KiB) drawn
-/// from it, so that inputs far below libFuzzer's length limit still fill chunks of several
-/// 4 KiB groups.
-pub fn payload(data: &[u8], grow: u16) -> Vec<u8> {
+/// The payload: `data`, then, for one `grow` in sixteen and chunks of 12 KiB or more
+/// ([`options`]), 12 to 20 KiB more bytes drawn from it, so that inputs far below
+/// libFuzzer's length limit still fill chunks of three or more 4 KiB groups (the codec's
+/// in-order paths). Rare, short and never in small chunks, because such an input runs some
+/// fifty times longer than the others under the sanitizer (and in one-byte chunks, whose
+/// stream is six hundred times the payload, a minute).
+pub fn payload(data: &[u8], grow: u16, chunk_size: usize) -> Vec<u8> {
     let mut v = data.to_vec();
-    if grow % 4 == 0 {
+    if grow % 16 == 0 && chunk_size >= 12_480 {
         // xorshift64
         let mut x = u64::from(grow) | 1 << 32;
-        v.extend((0..grow).map(|_| {
+        v.extend((0..12288 + (grow as usize >> 4) % 8192).map(|_| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;

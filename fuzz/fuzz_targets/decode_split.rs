@@ -70,7 +70,7 @@ fuzz_target!(|input: Input| {
         input.data.clone()
     } else {
         let opts = common::options(common::ALL, input.code, input.depth, input.chunk);
-        let data = common::payload(&input.data, input.grow);
+        let data = common::payload(&input.data, input.grow, opts.chunk_size);
         let mut v = stream::encode(&data, &opts)
             .expect("valid options encode")
             .to_vec();

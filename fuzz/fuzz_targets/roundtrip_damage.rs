@@ -33,7 +33,7 @@ struct Input {
 
 fuzz_target!(|input: Input| {
     let opts = common::options(common::CORRECTING, input.code, input.depth, input.chunk);
-    let data = common::payload(&input.data, input.grow);
+    let data = common::payload(&input.data, input.grow, opts.chunk_size);
     let encoded = stream::encode(&data, &opts).expect("valid options encode");
     let mut damaged = encoded.to_vec();
     let bits = damaged.len() as u64 * 8;

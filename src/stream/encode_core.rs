@@ -4,7 +4,7 @@
 
 use super::buf::Buf;
 use super::codec::Codec;
-use super::crc::Shift;
+use super::crc::{self, Shift};
 use super::format::{
     self, BLOCK, Layout, StreamInfo, Trailer, VERSION_1, header_block, region_bytes, trailer_block,
 };
@@ -152,7 +152,7 @@ impl EncodeCore {
         if let (false, Some(meta)) = (self.v1(), &self.meta) {
             let mut f = self.frame(Kind::Meta);
             f.length = meta.len() as u64;
-            f.check = crc32c::crc32c(meta);
+            f.check = crc::checksum(meta);
             out.extend(&f.to_bytes());
             out.extend(meta);
         }
@@ -389,7 +389,7 @@ fn encode_run(
 /// them (the last, partial one) are padded in a copy.
 fn encode_recovery(codec: &Codec, mut f: Frame, shape: StripeShape, shard: &[u8], out: &mut [u8]) {
     f.length = shape.pack();
-    f.check = crc32c::crc32c(shard);
+    f.check = crc::checksum(shard);
     let (head, body) = out.split_at_mut(FRAME);
     head.copy_from_slice(&f.to_bytes());
     let l = &codec.layout;

@@ -2,6 +2,7 @@
 //! (group, chunk and region sizes) that follows from a header. `docs/format.md` is the
 //! byte-level specification; this file is its implementation.
 
+use super::crc;
 use crate::code::Spec;
 use crate::error::{Error, Result};
 
@@ -301,7 +302,7 @@ impl Blocks {
     /// The CRC-32C of each block of `payload` (the chunk's `len` bytes), in one pass each.
     pub fn crcs(&self, payload: &[u8]) -> Vec<u32> {
         (0..self.count())
-            .map(|b| crc32c::crc32c(&payload[self.range(b)]))
+            .map(|b| crc::checksum(&payload[self.range(b)]))
             .collect()
     }
 }
@@ -390,13 +391,13 @@ pub(crate) fn le64(b: &[u8], at: usize) -> u64 {
 
 /// Seals a block: CRC-32C of bytes `0..60` into bytes `60..64`.
 fn seal(block: &mut [u8; BLOCK]) {
-    let crc = crc32c::crc32c(&block[..BLOCK - 4]);
+    let crc = crc::checksum(&block[..BLOCK - 4]);
     block[BLOCK - 4..].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// True when a block's stored CRC matches its contents.
 fn sealed(block: &[u8]) -> bool {
-    crc32c::crc32c(&block[..BLOCK - 4]) == le32(block, BLOCK - 4)
+    crc::checksum(&block[..BLOCK - 4]) == le32(block, BLOCK - 4)
 }
 
 /// The CRC a block stores.

@@ -11,7 +11,7 @@ mod ahead;
 
 use super::buf::Buf;
 use super::codec::{ChunkStats, Codec, push_range};
-use super::crc::Shift;
+use super::crc::{self, Shift};
 use super::encode_core::recovery_groups;
 use super::format::{Blocks, Layout, payload_in_groups, read_tail};
 use super::frame::{self, FRAME, Frame, Kind, MAX_META, Metadata, StripeShape};
@@ -315,7 +315,7 @@ impl FramedDecoder {
                     return Ok(false);
                 }
                 let buf = src.peek(FRAME + len)?;
-                if buf.len() >= FRAME + len && crc32c::crc32c(&buf[FRAME..FRAME + len]) == f.check {
+                if buf.len() >= FRAME + len && crc::checksum(&buf[FRAME..FRAME + len]) == f.check {
                     self.metadata = Metadata::parse(&buf[FRAME..FRAME + len]);
                 }
                 self.pass(src, FRAME + len)?;
@@ -472,7 +472,7 @@ impl FramedDecoder {
                 self.codec
                     .decode_groups(&buf[FRAME..FRAME + body], &mut shard, &mut stats);
                 shard.truncate(shard_bytes(l.chunk_size));
-                crc32c::crc32c(&shard) == f.check
+                crc::checksum(&shard) == f.check
             };
             let r = &mut self.report;
             r.codewords += stats.codewords;
@@ -578,7 +578,7 @@ impl FramedDecoder {
             out.resize(self.out_base + (i - self.base) as usize * l.chunk_size);
             return false;
         };
-        let crc = crc32c::crc32c(&out.as_slice()[off..off + len]);
+        let crc = crc::checksum(&out.as_slice()[off..off + len]);
         out.resize(off + len);
         self.count_chunk(&check.stats);
         self.report.frames_repaired += 1;
@@ -692,7 +692,7 @@ impl FramedDecoder {
         for (j, shard) in rebuilt.into_iter().flatten() {
             let (o, len) = (offs[j], lens[j]);
             out.as_mut_slice()[o..o + len].copy_from_slice(&shard[..len]);
-            let crc = crc32c::crc32c(&shard[..len]);
+            let crc = crc::checksum(&shard[..len]);
             self.slots[j] = Slot::Good { len, crc };
             self.report.recovered_chunks += 1;
             let a = (self.base + j as u64) * cs as u64;

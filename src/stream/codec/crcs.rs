@@ -136,6 +136,20 @@ impl Codec {
         big && self.fast.is_none() && self.sse42.is_some() && crc::folding()
     }
 
+    /// Whether the encoder takes a chunk of `groups` groups through its deep path
+    /// ([`Codec::encode_deep`]: the payload streamed with its check blocks' CRCs taken on
+    /// the way, then the whole-row kernel): a chunk of one group whose rows span several
+    /// lane blocks (`wide`), or, where the CRC folds and the codec takes the CRC
+    /// instruction (as for [`Codec::in_order`]), one of [`IN_ORDER_FROM`] bytes or more
+    /// (alien:33x33 at D = 512: 0.40 -> 0.50x memcpy). The decoder's deep path takes wide
+    /// rows only: on single-block rows it was slower than the group kernel (alien:33x33 at
+    /// D = 512, clean decode 0.52 -> 0.43).
+    pub(super) fn encodes_deep(&self, groups: usize, wide: bool) -> bool {
+        let gd = self.layout.group_data;
+        let big = gd >= IN_ORDER_FROM && self.sse42.is_some() && crc::folding();
+        groups == 1 && (wide || big)
+    }
+
     /// Groups of each third of a chunk decoded before their CRC is taken: [`RUN_BYTES`] of
     /// payload in one call of the clean-run kernel, or one larger group.
     pub(super) fn decode_batch(&self) -> usize {

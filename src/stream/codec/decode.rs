@@ -311,8 +311,8 @@ impl Codec {
         } else {
             self.decode_batched(enc, third, out, &mut s, &mut stats)
         };
-        // A chunk of one group of kilobyte rows, as the encoder's ([`Codec::encode_deep`]).
-        if groups == 1 && len < gd && self.layout.row_bytes > 8 * B {
+        // A chunk of one group of rows spanning lane blocks ([`Codec::encodes_deep`]).
+        if groups == 1 && len < gd && wide {
             let crcs = self.decode_deep(enc, len, &mut rest[..gd], &mut s, &mut stats);
             let crcs = Some(crcs);
             return (Sums { c, third: 0, crcs }, stats);
@@ -519,7 +519,7 @@ impl Codec {
                 Some(m) if to - from <= MEND_MAX => {
                     *crc ^ m.change(r.start, r.len(), &flips[from..to])
                 }
-                _ => crc32c::crc32c(&o[r]),
+                _ => crc::checksum(&o[r]),
             };
         }
         crcs

@@ -49,27 +49,32 @@ const DEPTHS: [usize; 8] = [64, 128, 192, 512, 1024, 4096, 8192, 12288];
 #[test]
 fn fast_paths_match_the_portable_one() {
     let mut fused_seen = 0;
-    for (spec, depth) in [
-        ("secded:72", 64),
-        ("alien:9x9", 64),
-        ("alien:5x5", 512),
-        ("secded:39", 1024),
-        ("alien:4x5", 4096),
-        ("alien:9x9", 4096),
-        ("secded:72", 4096),
-        ("hamming:15", 128),
+    // (spec, D, whether chunks are one group: the default chunk of these layouts)
+    for (spec, depth, one) in [
+        ("secded:72", 64, false),
+        ("alien:9x9", 64, false),
+        ("alien:5x5", 512, false),
+        ("secded:39", 1024, false),
+        ("alien:4x5", 4096, false),
+        ("alien:9x9", 4096, false),
+        ("secded:72", 4096, false),
+        ("hamming:15", 128, false),
         // Groups of 8 KiB of single-block rows, encoded in order with the copying fold.
-        ("secded:137", 512),
-        ("alien:33x33", 64),
+        ("secded:137", 512, false),
+        ("alien:33x33", 64, false),
+        // Chunks of one group of 64 KiB of single-block rows: the encoder's deep path.
+        ("alien:33x33", 512, true),
+        ("secded:1024", 512, true),
     ] {
         let code = spec.parse().unwrap();
-        let spec = format!("{spec} D={depth}");
-        // Chunks of several groups, so that the three CRC chains are exercised at every
-        // depth (the default chunk of the deep layouts is one group).
+        // Otherwise chunks of several groups, so that the three CRC chains are exercised
+        // at every depth (the default chunk of the deep layouts is one group).
         let mut l = layout(&code, depth);
-        if l.chunk_size < 9 * l.group_data {
+        assert!(!one || l.chunk_size < l.group_data, "{spec}");
+        if !one && l.chunk_size < 9 * l.group_data {
             l = Layout::new(&code, depth, 9 * l.group_data).unwrap();
         }
+        let spec = format!("{spec} D={depth}");
         let fused = Codec::new(l.clone(), true);
         let mut plain = Codec::new(l.clone(), true);
         plain.fused = None;
@@ -78,16 +83,18 @@ fn fast_paths_match_the_portable_one() {
         plain.avx2 = None;
         fused_seen += usize::from(fused.fused.is_some());
         let cs = l.chunk_size;
-        for (n, len) in [
-            cs,
-            cs - 1,
-            cs - 7 * l.group_data - 3,
-            3 * l.group_data + 5,
-            100,
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        let lens = if one {
+            [cs, cs - 1, cs / 2 + 3, l.row_bytes * 3 + 1, 100]
+        } else {
+            [
+                cs,
+                cs - 1,
+                cs - 7 * l.group_data - 3,
+                3 * l.group_data + 5,
+                100,
+            ]
+        };
+        for (n, len) in lens.into_iter().enumerate() {
             let data = bytes(n as u64, len);
             let size = l.groups_for(len) * l.group_bytes;
             let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);

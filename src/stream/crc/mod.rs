@@ -39,6 +39,13 @@ pub fn append(crc: u32, data: &[u8]) -> u32 {
     crc32c::crc32c_append(crc, data)
 }
 
+/// The CRC-32C of `data`: [`append`] from zero (folding where the CPU can, so about twice
+/// the `crc32c` crate's speed on long inputs).
+#[inline]
+pub fn checksum(data: &[u8]) -> u32 {
+    append(0, data)
+}
+
 /// `crc32c(prefix ++ src)` from `crc32c(prefix)` while `src` is copied into `dst` (the same
 /// length). Where the CRC folds ([`folding`]) and `src` is 320 bytes or more, in one pass
 /// with non-temporal stores (the bytes before `dst`'s first multiple of 64 are copied and
