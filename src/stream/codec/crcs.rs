@@ -144,7 +144,7 @@ impl Codec {
     /// (alien:33x33 at D = 512: 0.40 -> 0.50x memcpy). The decoder's deep path takes wide
     /// rows only: on single-block rows it was slower than the group kernel (alien:33x33 at
     /// D = 512, clean decode 0.52 -> 0.43).
-    pub(super) fn encodes_deep(&self, groups: usize, wide: bool) -> bool {
+    pub(super) fn deep(&self, groups: usize, wide: bool) -> bool {
         let gd = self.layout.group_data;
         let big = gd >= IN_ORDER_FROM && self.sse42.is_some() && crc::folding();
         groups == 1 && (wide || big)

@@ -311,8 +311,8 @@ impl Codec {
         } else {
             self.decode_batched(enc, third, out, &mut s, &mut stats)
         };
-        // A chunk of one group of rows spanning lane blocks ([`Codec::encodes_deep`]).
-        if groups == 1 && len < gd && wide {
+        // A chunk of one large group, as the encoder's ([`Codec::deep`]).
+        if len < gd && self.deep(groups, wide) {
             let crcs = self.decode_deep(enc, len, &mut rest[..gd], &mut s, &mut stats);
             let crcs = Some(crcs);
             return (Sums { c, third: 0, crcs }, stats);
@@ -343,6 +343,30 @@ impl Codec {
         )
     }
 
+    /// The flips that correct group `genc` (number `group`), collected in `flips`: its
+    /// syndrome through the whole-row kernel when its rows span several lane blocks
+    /// ([`Codec::fix_rows`]), else through the lane-block kernel, from the rows received.
+    fn group_flips<const B: usize>(
+        &self,
+        genc: &[u8],
+        flips: &mut Vec<(usize, u8)>,
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        if self.layout.row_bytes > 8 * B {
+            return self.fix_rows(genc, flips, group, s, stats);
+        }
+        let (edata, epar) = genc.split_at(self.layout.group_data);
+        let avx2 = self.avx2.filter(|_| B > 1);
+        self.kernel
+            .parity::<B>(avx2, edata, &mut s.par, &mut s.kernel);
+        let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
+        if !nz.is_zero() {
+            self.fix_block(genc, flips, 0, &s.par, nz, group, stats);
+        }
+    }
+
     /// The first `3 * third` groups of a chunk in order, as the encoder's: each group's
     /// syndrome from the rows received (which brings them into cache), then its data rows
     /// copied with the CRC of its third folded on the way when it is clean, or copied,
@@ -356,27 +380,16 @@ impl Codec {
         stats: &mut ChunkStats,
     ) -> [u32; 3] {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
-        let wide = self.layout.row_bytes > 8 * B;
         let mut c = [0u32; 3];
         let mut flips: Vec<(usize, u8)> = Vec::new();
         for j in 0..3 * third {
             let q = j / third;
             let genc = &enc[j * gb..(j + 1) * gb];
-            let (edata, epar) = genc.split_at(gd);
+            let edata = &genc[..gd];
             let o = &mut out[j * gd..(j + 1) * gd];
             stats.codewords += self.layout.interleave as u64;
             flips.clear();
-            if wide {
-                self.fix_rows(genc, &mut flips, j, s, stats);
-            } else {
-                let avx2 = self.avx2.filter(|_| B > 1);
-                self.kernel
-                    .parity::<B>(avx2, edata, &mut s.par, &mut s.kernel);
-                let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
-                if !nz.is_zero() {
-                    self.fix_block(genc, &mut flips, 0, &s.par, nz, j, stats);
-                }
-            }
+            self.group_flips(genc, &mut flips, j, s, stats);
             if flips.is_empty() {
                 c[q] = crc::copy_append(c[q], o, edata);
             } else {
@@ -502,7 +515,7 @@ impl Codec {
             .collect();
         o[len..].copy_from_slice(&edata[len..]);
         let mut flips: Vec<(usize, u8)> = Vec::new();
-        self.fix_rows(genc, &mut flips, 0, s, stats);
+        self.group_flips(genc, &mut flips, 0, s, stats);
         if flips.is_empty() {
             return crcs;
         }

@@ -109,7 +109,7 @@ impl Codec {
         let tail_len = self.layout.tail(data.len());
         let direct = data.len().min(area - tail_len) / gd;
         let mut s = self.scratch::<B>();
-        if self.encodes_deep(groups, self.layout.row_bytes > 8 * B) {
+        if self.deep(groups, self.layout.row_bytes > 8 * B) {
             return self.encode_deep(data, index, out, &mut s);
         }
         // The groups of the chunk's three thirds side by side: three independent CRC chains
