@@ -136,12 +136,14 @@ def main():
     ap.add_argument("--interleave", type=int)
     ap.add_argument("--tilecode", default="target/release/tilecode")
     ap.add_argument("--json")
+    ap.add_argument("--codes", default=",".join(CODES),
+                    help="comma-separated specs to damage (default: %(default)s)")
     a = ap.parse_args()
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         c = Checker(os.path.abspath(a.tilecode), tmp, a.interleave)
         data = os.urandom(a.size << 20)
-        for code in CODES:
+        for code in a.codes.split(","):
             enc = c.encode(data, code, 2)
             for _ in range(a.runs):
                 for size in (512, 4096):

@@ -294,8 +294,8 @@ impl Locator {
         self.detects_all
     }
 
-    /// Whether every syndrome is answered without the lane's received word: by the memo, by
-    /// the table or as detected (see the module documentation).
+    /// Whether every syndrome is answered without the lane's received word: from the table,
+    /// or as detected when the table does not hold it (see the module documentation).
     pub fn is_exhaustive(&self) -> bool {
         self.exhaustive
     }

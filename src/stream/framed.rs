@@ -486,6 +486,14 @@ impl FramedDecoder {
         }
         self.pass(src, FRAME + body)?;
         if shape.number + 1 == shape.recovery {
+            // The stripe's last chunk lost, and no end frame read: it may be the stream's
+            // last chunk, whose length only the end frame tells, and the end's later copies
+            // follow these recovery chunks (copy 0, before them, may be what was lost). The
+            // next frame resolves the stripe (the end, or the next stripe's first chunk), or
+            // the end of the input does.
+            if self.end.is_none() && matches!(self.slots.last(), Some(Slot::Lost)) {
+                return Ok(false);
+            }
             self.close(shape.data as u64, out)?;
             return Ok(true);
         }
