@@ -136,14 +136,13 @@ impl Codec {
         big && self.fast.is_none() && self.sse42.is_some() && crc::folding()
     }
 
-    /// Whether the encoder takes a chunk of `groups` groups through its deep path
-    /// ([`Codec::encode_deep`]: the payload streamed with its check blocks' CRCs taken on
-    /// the way, then the whole-row kernel): a chunk of one group whose rows span several
-    /// lane blocks (`wide`), or, where the CRC folds and the codec takes the CRC
+    /// Whether a chunk of `groups` groups goes through the deep paths ([`Codec::encode_deep`],
+    /// [`Codec::decode_deep`]: the payload streamed with its check blocks' CRCs taken on the
+    /// way, then the kernel from the rows in cache): a chunk of one group whose rows span
+    /// several lane blocks (`wide`), or, where the CRC folds and the codec takes the CRC
     /// instruction (as for [`Codec::in_order`]), one of [`IN_ORDER_FROM`] bytes or more
-    /// (alien:33x33 at D = 512: 0.40 -> 0.50x memcpy). The decoder's deep path takes wide
-    /// rows only: on single-block rows it was slower than the group kernel (alien:33x33 at
-    /// D = 512, clean decode 0.52 -> 0.43).
+    /// (encoding alien:33x33 at D = 512: 0.40 -> 0.50x memcpy; its clean decode gains a
+    /// little, with the syndrome through the lane-block kernel, `Codec::group_flips`).
     pub(super) fn deep(&self, groups: usize, wide: bool) -> bool {
         let gd = self.layout.group_data;
         let big = gd >= IN_ORDER_FROM && self.sse42.is_some() && crc::folding();
