@@ -17,9 +17,13 @@ chunks a stripe rebuilds: not with the small chunks of deep interleaving), and z
 independent fuzzer) when installed.
 
 Usage: scripts/resilience/check.py [--size MiB] [--runs N] [--interleave D] [--tilecode PATH]
-                                   [--json OUT]
+                                   [--codes SPEC,SPEC,...] [--json OUT]
 
 `--interleave D` encodes every stream at depth D (default: the codec's default depth).
+`--codes` names the codes of the per-code damage (default alien:9x9, secded:72, alien:4x5);
+the garbage and zzuf checks always use alien:9x9. Other codes move the random positions of
+the later checks: a run with `--codes alien:63x63,alien:16x17,alien:9x63` found the
+end-of-stream bug that tests/stream_damage.rs now replays.
 """
 
 import argparse
