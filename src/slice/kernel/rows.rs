@@ -30,6 +30,7 @@ pub(super) fn grid<const B: usize, const COPY: bool>(
         12 => grid_fixed::<B, 12, COPY>(block, r, c),
         14 => grid_fixed::<B, 14, COPY>(block, r, c),
         16 => grid_fixed::<B, 16, COPY>(block, r, c),
+        _ if B == 1 => grid_wide::<B, COPY>(block, cols, r, c),
         _ => {
             let (src, dst) = block;
             c.fill(V::zero());
@@ -47,6 +48,56 @@ pub(super) fn grid<const B: usize, const COPY: bool>(
                 *ri = acc;
             }
         }
+    }
+}
+
+/// [`grid`] for other widths at `B = 1`: each row in pieces of eight columns (as
+/// [`grid_row`], with their column parities in `c`, read and written once a piece), then the
+/// last columns one by one. Cell by cell, the loop was scalar at `B = 1` and took 40 % of
+/// the encoder's time for alien:33x33 at `D = 64`; at `B = 8` the pieces (512 bytes of
+/// column parities) are slower than cell by cell (docs/benchmarks.md, "Wide grids at
+/// `D = 64`").
+#[inline(always)]
+fn grid_wide<const B: usize, const COPY: bool>(
+    (src, dst): (&[Block<B>], &mut [Block<B>]),
+    cols: usize,
+    r: &mut [V<B>],
+    c: &mut [V<B>],
+) {
+    c.fill(V::zero());
+    let full = cols / 8 * 8;
+    let (c8, c1) = c.split_at_mut(full);
+    let c8 = c8.as_chunks_mut::<8>().0;
+    for (i, ri) in r.iter_mut().enumerate() {
+        let row = &src[i * cols..(i + 1) * cols];
+        let (s8, s1) = row.split_at(full);
+        let mut acc = V::zero();
+        if COPY {
+            let (d8, d1) = dst[i * cols..(i + 1) * cols].split_at_mut(full);
+            for ((cc, s), d) in c8
+                .iter_mut()
+                .zip(s8.as_chunks::<8>().0)
+                .zip(d8.as_chunks_mut::<8>().0)
+            {
+                acc ^= grid_row(cc, s, Some(d));
+            }
+            for ((cj, s), d) in c1.iter_mut().zip(s1).zip(d1) {
+                let x = V::from_block(s);
+                *d = x.to_block();
+                acc ^= x;
+                *cj ^= x;
+            }
+        } else {
+            for (cc, s) in c8.iter_mut().zip(s8.as_chunks::<8>().0) {
+                acc ^= grid_row(cc, s, None);
+            }
+            for (cj, s) in c1.iter_mut().zip(s1) {
+                let x = V::from_block(s);
+                acc ^= x;
+                *cj ^= x;
+            }
+        }
+        *ri = acc;
     }
 }
 
