@@ -226,12 +226,7 @@ pub unsafe fn hamming_plan<const COPY: bool, P: Plans>(
 }
 
 /// The check rows from the column parities `c0`, `c1` of the position grid and its row
-/// sums `gq` (g_{4q..4q+4} in `gq[q]`), written to `par`: the `checks` Hamming check rows,
-/// after the overall parity (the sum of every data row and every check row) when
-/// `overall`. Check row `b < 3` sums the columns with bit `b`, check row `3 + b` the row
-/// sums g_t whose index t has bit b. Combined term by term: a loop over the first `checks`
-/// is vectorised into a masked load of values just stored one by one, which stalls on
-/// store forwarding.
+/// sums `gq` (g_{4q..4q+4} in `gq[q]`, at most 16 grid rows), as [`finish_long`] takes them.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn finish_hamming(
@@ -242,35 +237,53 @@ fn finish_hamming(
     overall: bool,
     par: &mut [u64],
 ) {
-    let s = _mm256_xor_si256(
-        _mm256_xor_si256(gq[0], gq[1]),
-        _mm256_xor_si256(gq[2], gq[3]),
-    );
+    let x = _mm256_xor_si256;
+    let s = x(x(gq[0], gq[1]), x(gq[2], gq[3]));
+    let hq = [x(gq[1], gq[3]), x(gq[2], gq[3])];
+    finish_long(c0, c1, s, &hq, checks, overall, par);
+}
+
+/// The check rows from the column parities `c0`, `c1` of the position grid and its row
+/// sums, written to `par`: the `checks` Hamming check rows, after the overall parity (the
+/// sum of every data row and every check row) when `overall`. Check row `b < 3` sums the
+/// columns with bit `b`, check row `3 + b` the row sums g_t whose index t has bit b. The row
+/// sums come four to a register (`g_{4q..4q+4}`, lane `t % 4`): `s` is the XOR of all of
+/// them (check rows 3 and 4 from its lanes), `hq[i]` the XOR of those with bit `i` of `q`
+/// (check row `5 + i`). Combined term by term: a loop over an array of the first `checks`
+/// is vectorised into a masked load of values just stored one by one, which stalls on
+/// store forwarding.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn finish_long(
+    c0: __m256i,
+    c1: __m256i,
+    s: __m256i,
+    hq: &[__m256i],
+    checks: usize,
+    overall: bool,
+    par: &mut [u64],
+) {
+    assert!((3..=5 + hq.len()).contains(&checks) && par.len() >= checks + usize::from(overall));
     let sl = lanes(s);
     let (lo, hi) = (lanes(c0), lanes(c1));
     let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+    let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
     let h = [
         c[1] ^ c[3] ^ c[5] ^ c[7],
         c[2] ^ c[3] ^ c[6] ^ c[7],
         c[4] ^ c[5] ^ c[6] ^ c[7],
-        sl[1] ^ sl[3],
-        sl[2] ^ sl[3],
-        reduce1(_mm256_xor_si256(gq[1], gq[3])),
-        reduce1(_mm256_xor_si256(gq[2], gq[3])),
+        (sl[1] ^ sl[3]) & keep(3),
+        (sl[2] ^ sl[3]) & keep(4),
     ];
-    let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
-    let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
-    let total = all
-        ^ h[0]
-        ^ h[1]
-        ^ h[2]
-        ^ (h[3] & keep(3))
-        ^ (h[4] & keep(4))
-        ^ (h[5] & keep(5))
-        ^ (h[6] & keep(6));
+    let mut total = sl[0] ^ sl[1] ^ sl[2] ^ sl[3] ^ h[0] ^ h[1] ^ h[2] ^ h[3] ^ h[4];
     let (head, rest) = par.split_at_mut(usize::from(overall));
-    for (r, x) in rest[..checks].iter_mut().zip(h) {
+    for (r, x) in rest[..checks.min(5)].iter_mut().zip(h) {
         *r = x;
+    }
+    for (r, &v) in rest[5.min(checks)..checks].iter_mut().zip(hq) {
+        let x = reduce1(v);
+        *r = x;
+        total ^= x;
     }
     if overall {
         head[0] = total;
@@ -516,9 +529,10 @@ crc3!(
     [168, 336, 520]
 );
 
-/// `Kernel::Hamming` with at most 16 grid rows (`n <= 128`) and 3 to 7 check rows: the
-/// column parities of the grid of positions stay in two registers, the grid row sums are
-/// reduced four rows at a time, and the check rows above the third are sums of row sums.
+/// `Kernel::Hamming` with 3 to [`MAX_CHECKS`] check rows: the column parities of the grid
+/// of positions stay in two registers, the grid row sums are reduced four rows at a time,
+/// and the check rows above the third are sums of row sums, added up as each four come
+/// (`finish_long`).
 ///
 /// # Safety
 /// The CPU must support AVX2 and POPCNT.
@@ -533,32 +547,45 @@ pub unsafe fn hamming<const COPY: bool>(
     par: &mut [u64],
 ) {
     let t_max = grid.len();
-    assert!((1..=16).contains(&t_max) && starts.len() == t_max && (3..=7).contains(&checks));
+    assert!(t_max >= 1 && starts.len() == t_max && (3..=MAX_CHECKS).contains(&checks));
     let k = starts[t_max - 1] + grid[t_max - 1].count_ones() as usize;
     assert!(src.len() >= 8 * k && par.len() >= checks + usize::from(overall));
     if COPY {
-        copy[..8 * k].copy_from_slice(&src[..8 * k]);
+        assert!(copy.len() >= 8 * k);
     }
     let zero = _mm256_setzero_si256();
     let (mut c0, mut c1) = (zero, zero);
-    let row = |t: usize| -> (__m256i, __m256i) {
+    let mut row = |t: usize| -> (__m256i, __m256i) {
+        // Loads `regs` registers of data words from word `at` on, storing them to the copy at the
+        // same place when `COPY` (a word before a row is a data word too: its copy is rewritten
+        // with the same value). The copy is made of these stores, not of a call to `memcpy`.
+        let mut load = |at: usize, regs: usize| -> [__m256i; 2] {
+            let s = src[8 * at..8 * at + 32 * regs].as_ptr().cast::<__m256i>();
+            let mut x = [zero; 2];
+            for (r, xr) in x.iter_mut().enumerate().take(regs) {
+                // SAFETY: register `r < regs` lies within the slice of `32 regs` bytes above;
+                // unaligned load.
+                *xr = unsafe { _mm256_loadu_si256(s.add(r)) };
+                if COPY {
+                    let d = copy[8 * at + 32 * r..8 * at + 32 * r + 32].as_mut_ptr();
+                    // SAFETY: 32 bytes, bounds checked by the slice; unaligned store.
+                    unsafe { _mm256_storeu_si256(d.cast(), *xr) };
+                }
+            }
+            x
+        };
         let (mask, at) = (grid[t], starts[t]);
         if mask == 0xFF {
-            let s = src[8 * at..8 * at + 64].as_ptr().cast::<__m256i>();
-            // SAFETY: 64 bytes, bounds checked by the slice; unaligned loads.
-            unsafe { (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1))) }
+            let x = load(at, 2);
+            (x[0], x[1])
         } else if mask == 0xFE && at >= 1 {
             // The word before the row and columns 1..8; lane 0 cleared.
-            let s = src[8 * at - 8..8 * at + 56].as_ptr().cast::<__m256i>();
-            // SAFETY: 64 bytes, bounds checked by the slice; unaligned loads.
-            let x = unsafe { (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1))) };
-            (_mm256_blend_epi32(zero, x.0, 0b1111_1100), x.1)
+            let x = load(at - 1, 2);
+            (_mm256_blend_epi32(zero, x[0], 0b1111_1100), x[1])
         } else if mask == 0xE8 && src.len() >= 8 * at + 32 {
             // Positions 3, 5, 6, 7 (the first grid row of every Hamming code with at
             // least four data rows): words at, at + 1, at + 2, at + 3.
-            let s = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
-            // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
-            let w = unsafe { _mm256_loadu_si256(s) };
+            let w = load(at, 1)[0];
             (
                 _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
                 _mm256_blend_epi32(zero, w, 0b1111_1100),
@@ -569,6 +596,9 @@ pub unsafe fn hamming<const COPY: bool>(
             for (o, xo) in x.iter_mut().enumerate() {
                 if mask >> o & 1 == 1 {
                     *xo = word(src, j) as i64;
+                    if COPY {
+                        copy[8 * j..8 * j + 8].copy_from_slice(&src[8 * j..8 * j + 8]);
+                    }
                     j += 1;
                 }
             }
@@ -578,20 +608,31 @@ pub unsafe fn hamming<const COPY: bool>(
             )
         }
     };
-    // Grid row sums, reduced four rows at a time: gq[q] holds g_{4q..4q+4}.
-    let mut gq = [zero; 4];
-    for (q, g) in gq.iter_mut().enumerate().take(grid.len().div_ceil(4)) {
+    // Grid row sums, reduced four rows at a time (g_{4q..4q+4}), added to their sum `s`
+    // and to `hq[i]` for each bit `i` of `q`.
+    let (mut s, mut hq) = (zero, [zero; MAX_CHECKS - 5]);
+    for q in 0..t_max.div_ceil(4) {
         let mut a = [zero; 4];
         for (j, aj) in a.iter_mut().enumerate() {
             let t = 4 * q + j;
-            if t < grid.len() {
+            if t < t_max {
                 let (x0, x1) = row(t);
                 c0 = _mm256_xor_si256(c0, x0);
                 c1 = _mm256_xor_si256(c1, x1);
                 *aj = _mm256_xor_si256(x0, x1);
             }
         }
-        *g = reduce4(a);
+        let g = reduce4(a);
+        s = _mm256_xor_si256(s, g);
+        let mut bits = q;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            hq[i] = _mm256_xor_si256(hq[i], g);
+            bits &= bits - 1;
+        }
     }
-    finish_hamming(c0, c1, gq, checks, overall, par);
+    finish_long(c0, c1, s, &hq, checks, overall, par);
 }
+
+/// The most check rows [`hamming`] takes: Hamming codes of up to `2^21 - 1` positions.
+pub const MAX_CHECKS: usize = 21;

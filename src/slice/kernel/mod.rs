@@ -341,7 +341,7 @@ impl Kernel {
                     checks,
                     overall,
                     ..
-                } if (3..=7).contains(&checks) && grid.len() <= 16 => {
+                } if (3..=avx2::MAX_CHECKS).contains(&checks) => {
                     // SAFETY: as above.
                     unsafe {
                         avx2::hamming::<COPY>(rows, copy, grid, starts, checks, overall, par)
@@ -422,7 +422,7 @@ impl Kernel {
                 // Short codes (fewer than four grid rows) are faster through the portable
                 // kernel than through the fast path's fixed setup.
                 Kernel::Hamming { grid, checks, .. } => {
-                    (3..=7).contains(checks) && (4..=16).contains(&grid.len())
+                    (3..=avx2::MAX_CHECKS).contains(checks) && grid.len() >= 4
                 }
                 _ => false,
             }

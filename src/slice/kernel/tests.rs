@@ -30,6 +30,14 @@ fn fast_kernels_match_the_portable_ones() {
     let mut specs: Vec<Spec> = (1..=12).map(|m| Spec::Alien { rows: m, cols: 9 }).collect();
     specs.extend((4..=130).map(Spec::Secded));
     specs.extend((3..=130).map(Spec::Hamming));
+    // Long codes: grids of any length, check rows added four grid rows at a time.
+    let long = [
+        131, 137, 200, 255, 256, 266, 300, 511, 523, 1000, 1024, 2100, 4500,
+    ];
+    specs.extend(
+        long.iter()
+            .flat_map(|&n| [Spec::Secded(n), Spec::Hamming(n)]),
+    );
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     let mut fast_paths = 0;
     for spec in specs {
