@@ -123,9 +123,10 @@ impl Codec {
     /// stores) and its parity read from the payload in cache (the decoder: the syndrome
     /// first, then the copy of a clean group, or a copy corrected and summed). Where the
     /// CRC folds and the codec takes the CRC instruction (the portable codec of the tests
-    /// does not), for codes without a single-word fast path: groups of rows spanning
-    /// several lane blocks (`wide`, the whole-row kernel's) larger than
-    /// [`ENCODE_ONE_ABOVE`], other groups of [`IN_ORDER_FROM`] bytes or more.
+    /// does not): groups of rows spanning several lane blocks (`wide`, the whole-row
+    /// kernel's) larger than [`ENCODE_ONE_ABOVE`], other groups of [`IN_ORDER_FROM`] bytes
+    /// or more (through the single-word fast path where there is one: hamming:1024 at
+    /// D = 64 encode 0.43 -> 0.54x memcpy, clean decode 0.59 -> 0.75x).
     pub(super) fn in_order(&self, wide: bool) -> bool {
         let gd = self.layout.group_data;
         let big = if wide {
@@ -133,7 +134,7 @@ impl Codec {
         } else {
             gd >= IN_ORDER_FROM
         };
-        big && self.fast.is_none() && self.sse42.is_some() && crc::folding()
+        big && self.sse42.is_some() && crc::folding()
     }
 
     /// Whether a chunk of `groups` groups goes through the deep paths ([`Codec::encode_deep`],

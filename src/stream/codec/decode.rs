@@ -358,9 +358,7 @@ impl Codec {
             return self.fix_rows(genc, flips, group, s, stats);
         }
         let (edata, epar) = genc.split_at(self.layout.group_data);
-        let avx2 = self.avx2.filter(|_| B > 1);
-        self.kernel
-            .parity::<B>(avx2, edata, &mut s.par, &mut s.kernel);
+        self.block_parity(edata, self.avx2.filter(|_| B > 1), s);
         let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
         if !nz.is_zero() {
             self.fix_block(genc, flips, 0, &s.par, nz, group, stats);

@@ -132,8 +132,7 @@ impl Codec {
                 if wide {
                     self.parity_of_rows([g, &[]], opar, &mut s);
                 } else {
-                    self.kernel
-                        .parity::<B>(self.avx2, g, &mut s.par, &mut s.kernel);
+                    self.block_parity(g, self.avx2, &mut s);
                     store_blocks(&s.par, opar);
                 }
             }

@@ -187,6 +187,24 @@ impl Codec {
     }
 }
 
+impl Codec {
+    /// The parity rows of a group `g` of single-block rows into `s.par`: through the
+    /// single-word fast path where the kernel has one ([`Kernel::group64`]), else through
+    /// the lane-block kernel (compiled for AVX2 with `avx2`).
+    fn block_parity<const B: usize>(&self, g: &[u8], avx2: Option<Avx2>, s: &mut Scratch<B>) {
+        if B == 1
+            && let Some(fast) = self.fast
+            && self.kernel.group64::<false>(fast, g, &mut [], &mut s.words)
+        {
+            for (p, &w) in s.par.iter_mut().zip(&s.words) {
+                p.0[0] = w;
+            }
+            return;
+        }
+        self.kernel.parity::<B>(avx2, g, &mut s.par, &mut s.kernel);
+    }
+}
+
 /// Writes bytes `from..from + dst.len()` of a chunk's last region into `dst`: the region is
 /// `rest` (the payload after the whole groups), zeros up to `at`, then `tail`.
 fn fill_region(dst: &mut [u8], from: usize, rest: &[u8], at: usize, tail: &[u8]) {
