@@ -342,9 +342,16 @@ impl Kernel {
                     overall,
                     ..
                 } if (3..=avx2::MAX_CHECKS).contains(&checks) => {
+                    const LONG: usize = avx2::MAX_CHECKS - 5;
                     // SAFETY: as above.
                     unsafe {
-                        avx2::hamming::<COPY>(rows, copy, grid, starts, checks, overall, par)
+                        if checks <= 7 {
+                            avx2::hamming::<COPY, 2>(rows, copy, grid, starts, checks, overall, par)
+                        } else {
+                            avx2::hamming::<COPY, LONG>(
+                                rows, copy, grid, starts, checks, overall, par,
+                            )
+                        }
                     };
                     return true;
                 }
