@@ -93,12 +93,9 @@ impl Codec {
             o.copy_from_slice(edata);
             return self.fix_rows(genc, o, group, s, stats);
         }
-        // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
-        // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
-        let avx2 = self.avx2.filter(|_| B > 1);
         // One lane block per row: the kernel copies the data rows as it reads them.
         self.kernel
-            .parity_copy::<B, true>(avx2, edata, o, &mut s.par, &mut s.kernel);
+            .parity_copy::<B, true>(self.avx2, edata, o, &mut s.par, &mut s.kernel);
         let nz = kernel::add_received(&mut s.par, epar, rb, 0);
         if !nz.is_zero() {
             self.fix_block(genc, o, 0, &s.par, nz, group, stats);
@@ -189,9 +186,10 @@ impl Codec {
             }
             return;
         }
-        // With one word per row the decoder's kernel is faster portable (0.26x memcpy against
-        // 0.16x for alien:5x5 at `D = 64` with AVX2, docs/benchmarks.md).
-        let avx2 = self.avx2.filter(|_| B > 1);
+        // Compiled for AVX2 at every width: with one word per row the portable build was
+        // once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26 -> 0.32x
+        // memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide grids at `D = 64`").
+        let avx2 = self.avx2;
         let mut at = 0;
         while at < groups {
             let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
@@ -358,7 +356,7 @@ impl Codec {
             return self.fix_rows(genc, flips, group, s, stats);
         }
         let (edata, epar) = genc.split_at(self.layout.group_data);
-        self.block_parity(edata, self.avx2.filter(|_| B > 1), s);
+        self.block_parity(edata, self.avx2, s);
         let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
         if !nz.is_zero() {
             self.fix_block(genc, flips, 0, &s.par, nz, group, stats);
