@@ -18,6 +18,10 @@ pub const CORRECTING: &[&str] = &[
     "hamming:7",
     "repetition:3",
     "repetition:5",
+    // A grid wider than the kernels' fixed widths (18 data columns), and a Hamming code
+    // past 128 positions whose 4.6 KiB groups at `D = 64` go in order on the fast kernel.
+    "alien:3x19",
+    "hamming:600",
 ];
 
 /// Every family, including codes that only detect.
@@ -31,6 +35,7 @@ pub const ALL: &[&str] = &[
     "hamming:31",
     "repetition:3",
     "parity:9",
+    "secded:150",
 ];
 
 /// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that

@@ -62,6 +62,10 @@ fn fast_paths_match_the_portable_one() {
         // Groups of 8 KiB of single-block rows, encoded in order with the copying fold.
         ("secded:137", 512, false),
         ("alien:33x33", 64, false),
+        // Groups in order through the single-word fast path (the long Hamming kernel), and
+        // a grid wider than the fixed widths, at D = 64.
+        ("hamming:600", 64, false),
+        ("alien:17x33", 64, false),
         // Chunks of one group of 64 KiB of single-block rows: the encoder's deep path.
         ("alien:33x33", 512, true),
         ("secded:1024", 512, true),
