@@ -125,8 +125,8 @@ impl Codec {
     /// CRC folds and the codec takes the CRC instruction (the portable codec of the tests
     /// does not): groups of rows spanning several lane blocks (`wide`, the whole-row
     /// kernel's) larger than [`ENCODE_ONE_ABOVE`], other groups of [`IN_ORDER_FROM`] bytes
-    /// or more (through the single-word fast path where there is one: hamming:1024 at
-    /// D = 64 encode 0.43 -> 0.54x memcpy, clean decode 0.59 -> 0.75x).
+    /// or more (through the single-word fast path where there is one, as for hamming:523
+    /// and longer at `D = 64`: docs/benchmarks.md, "Wide grids at `D = 64`").
     pub(super) fn in_order(&self, wide: bool) -> bool {
         let gd = self.layout.group_data;
         let big = if wide {

@@ -185,9 +185,7 @@ impl Codec {
             words: vec![0; self.r],
         }
     }
-}
 
-impl Codec {
     /// The parity rows of a group `g` of single-block rows into `s.par`: through the
     /// single-word fast path where the kernel has one ([`Kernel::group64`]), else through
     /// the lane-block kernel (compiled for AVX2 with `avx2`).
