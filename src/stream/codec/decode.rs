@@ -189,12 +189,13 @@ impl Codec {
         // Compiled for AVX2 at every width: with one word per row the portable build was
         // once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26 -> 0.32x
         // memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide grids at `D = 64`").
-        let avx2 = self.avx2;
         let mut at = 0;
         while at < groups {
             let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
             let (syn, scratch) = (&mut s.par, &mut s.kernel);
-            let clean = self.kernel.clean_run::<B>(avx2, e, o, gd, gb, syn, scratch);
+            let clean = self
+                .kernel
+                .clean_run::<B>(self.avx2, e, o, gd, gb, syn, scratch);
             stats.codewords += (clean * l.interleave) as u64;
             at += clean;
             if at == groups {
@@ -356,7 +357,7 @@ impl Codec {
             return self.fix_rows(genc, flips, group, s, stats);
         }
         let (edata, epar) = genc.split_at(self.layout.group_data);
-        self.block_parity(edata, self.avx2, s);
+        self.block_parity(edata, s);
         let nz = kernel::add_received(&mut s.par, epar, 8 * B, 0);
         if !nz.is_zero() {
             self.fix_block(genc, flips, 0, &s.par, nz, group, stats);

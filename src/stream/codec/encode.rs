@@ -132,7 +132,7 @@ impl Codec {
                 if wide {
                     self.parity_of_rows([g, &[]], opar, &mut s);
                 } else {
-                    self.block_parity(g, self.avx2, &mut s);
+                    self.block_parity(g, &mut s);
                     store_blocks(&s.par, opar);
                 }
             }

@@ -188,8 +188,8 @@ impl Codec {
 
     /// The parity rows of a group `g` of single-block rows into `s.par`: through the
     /// single-word fast path where the kernel has one ([`Kernel::group64`]), else through
-    /// the lane-block kernel (compiled for AVX2 with `avx2`).
-    fn block_parity<const B: usize>(&self, g: &[u8], avx2: Option<Avx2>, s: &mut Scratch<B>) {
+    /// the lane-block kernel.
+    fn block_parity<const B: usize>(&self, g: &[u8], s: &mut Scratch<B>) {
         if B == 1
             && let Some(fast) = self.fast
             && self.kernel.group64::<false>(fast, g, &mut [], &mut s.words)
@@ -199,7 +199,8 @@ impl Codec {
             }
             return;
         }
-        self.kernel.parity::<B>(avx2, g, &mut s.par, &mut s.kernel);
+        self.kernel
+            .parity::<B>(self.avx2, g, &mut s.par, &mut s.kernel);
     }
 }
 
