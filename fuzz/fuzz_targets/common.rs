@@ -18,8 +18,9 @@ pub const CORRECTING: &[&str] = &[
     "hamming:7",
     "repetition:3",
     "repetition:5",
-    // A grid wider than the kernels' fixed widths (18 data columns), and a Hamming code
-    // past 128 positions whose 4.6 KiB groups at `D = 64` go in order on the fast kernel.
+    // A grid of 18 data columns (wider than the portable kernels' fixed widths; at `D = 64`
+    // the AVX2 alien kernel's widest, a row of 4q + 2 words), and a Hamming code past 128
+    // positions whose 4.6 KiB groups at `D = 64` go in order on the fast kernel.
     "alien:3x19",
     "hamming:600",
 ];

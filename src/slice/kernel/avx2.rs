@@ -1,8 +1,10 @@
-//! AVX2 group kernels for single-word rows (`D = 64`): a grid row of eight words is two
-//! 256-bit registers, the eight column parities two accumulators, and four row parities come
-//! out of one transposing reduction; the copy of the data rows is stored from the same
-//! registers. Tested against the portable kernels (`fast_kernels_match_the_portable_ones`)
-//! and, through the codec, against `BlockCode`.
+//! AVX2 group kernels for single-word rows (`D = 64`) of the Hamming and SECDED codes, and
+//! the fused kernels of `alien:9x9` and `secded:72`: a grid row of eight positions is two
+//! 256-bit registers, the eight column parities two accumulators, and four row sums come
+//! out of one transposing reduction ([`reduce4`], which the alien boards' kernels of
+//! `grid64` share); the copy of the data rows is stored from the same registers. Tested
+//! against the portable kernels (`fast_kernels_match_the_portable_ones`) and, through the
+//! codec, against `BlockCode`.
 
 use super::{Plans, RowPlan};
 use std::arch::x86_64::*;
@@ -10,7 +12,7 @@ use std::arch::x86_64::*;
 /// The XOR of the four 64-bit lanes of each of `a[0..4]`, as one register.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn reduce4(a: [__m256i; 4]) -> __m256i {
+pub(super) fn reduce4(a: [__m256i; 4]) -> __m256i {
     let t01 = _mm256_xor_si256(
         _mm256_unpacklo_epi64(a[0], a[1]),
         _mm256_unpackhi_epi64(a[0], a[1]),
@@ -28,14 +30,14 @@ fn reduce4(a: [__m256i; 4]) -> __m256i {
 /// The XOR of the four lanes of `a`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn reduce1(a: __m256i) -> u64 {
+pub(super) fn reduce1(a: __m256i) -> u64 {
     let f = _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
     (_mm_cvtsi128_si64(f) ^ _mm_extract_epi64(f, 1)) as u64
 }
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn lanes(v: __m256i) -> [u64; 4] {
+pub(super) fn lanes(v: __m256i) -> [u64; 4] {
     let mut out = [0u64; 4];
     // SAFETY: `out` is 32 bytes; unaligned store.
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) };
@@ -43,103 +45,8 @@ fn lanes(v: __m256i) -> [u64; 4] {
 }
 
 #[inline]
-fn word(bytes: &[u8], i: usize) -> u64 {
+pub(super) fn word(bytes: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
-}
-
-/// A grid of `rows` rows of eight words at the start of `src`: copies it to `copy` when
-/// `COPY`, writes the row parities to `r[..rows]` and returns the column parities.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn grid8<const COPY: bool>(src: &[u8], copy: &mut [u8], rows: usize, r: &mut [u64]) -> [u64; 8] {
-    assert!(src.len() >= rows * 64 && r.len() >= rows);
-    if COPY {
-        assert!(copy.len() >= rows * 64);
-    }
-    let s = src.as_ptr().cast::<__m256i>();
-    let d = copy.as_mut_ptr().cast::<__m256i>();
-    let mut c0 = _mm256_setzero_si256();
-    let mut c1 = _mm256_setzero_si256();
-    let mut row = |i: usize| {
-        // SAFETY: row `i < rows` lies within `src` (and `copy` when copying), checked
-        // above; unaligned loads and stores.
-        unsafe {
-            let x0 = _mm256_loadu_si256(s.add(2 * i));
-            let x1 = _mm256_loadu_si256(s.add(2 * i + 1));
-            if COPY {
-                _mm256_storeu_si256(d.add(2 * i), x0);
-                _mm256_storeu_si256(d.add(2 * i + 1), x1);
-            }
-            c0 = _mm256_xor_si256(c0, x0);
-            c1 = _mm256_xor_si256(c1, x1);
-            _mm256_xor_si256(x0, x1)
-        }
-    };
-    let mut i = 0;
-    while i + 4 <= rows {
-        let a = [row(i), row(i + 1), row(i + 2), row(i + 3)];
-        r[i..i + 4].copy_from_slice(&lanes(reduce4(a)));
-        i += 4;
-    }
-    while i < rows {
-        r[i] = reduce1(row(i));
-        i += 1;
-    }
-    let (lo, hi) = (lanes(c0), lanes(c1));
-    [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
-}
-
-/// `Kernel::AlienOddOdd { m, n: 9 }`: `par` is the top row (column parities + p + b),
-/// then the left column (row parities + p + b).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub unsafe fn alien_odd_odd8<const COPY: bool>(
-    src: &[u8],
-    copy: &mut [u8],
-    m: usize,
-    par: &mut [u64],
-) {
-    let rows = m - 1;
-    assert!(par.len() >= 8 + rows && src.len() >= rows * 64 + 8);
-    let (top, left) = par.split_at_mut(8);
-    let c = grid8::<COPY>(src, copy, rows, left);
-    let b = word(src, rows * 8);
-    if COPY {
-        copy[rows * 64..rows * 64 + 8].copy_from_slice(&b.to_le_bytes());
-    }
-    let pb = left[..rows].iter().fold(b, |a, &x| a ^ x);
-    for (t, cj) in top.iter_mut().zip(c) {
-        *t = cj ^ pb;
-    }
-    for l in &mut left[..rows] {
-        *l ^= pb;
-    }
-}
-
-/// `Kernel::AlienEvenOdd { m, n: 9 }`: `par[i - 1]` is `r_i + r_0 + b`.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub unsafe fn alien_even_odd8<const COPY: bool>(
-    src: &[u8],
-    copy: &mut [u8],
-    m: usize,
-    par: &mut [u64],
-) {
-    assert!((2..=64).contains(&m) && par.len() >= m - 1 && src.len() >= m * 64 + 8);
-    let mut r = [0u64; 64];
-    grid8::<COPY>(src, copy, m, &mut r);
-    let b = word(src, m * 8);
-    if COPY {
-        copy[m * 64..m * 64 + 8].copy_from_slice(&b.to_le_bytes());
-    }
-    let r0b = r[0] ^ b;
-    for (p, ri) in par.iter_mut().zip(&r[1..]) {
-        *p = ri ^ r0b;
-    }
 }
 
 /// `Kernel::Hamming` from its row plans (at most 16 grid rows, 3 to 7 check rows): the
@@ -150,6 +57,7 @@ pub unsafe fn alien_even_odd8<const COPY: bool>(
 ///
 /// # Safety
 /// The CPU must support AVX2.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub unsafe fn hamming_plan<const COPY: bool, P: Plans>(
     src: &[u8],
@@ -501,7 +409,7 @@ crc3!(
 
 /// One `alien:9x9` group (`src`, 65 data words: eight grid rows of eight, then the corner
 /// word `b`): its words copied to `dst` and its 16 check words returned (the top row,
-/// then the left column, as `alien_odd_odd8` writes them), with the CRC-32C instructions
+/// then the left column, as `grid64::alien_odd_odd` writes them), with the CRC-32C instructions
 /// of three other pieces of `LEN` words spread over its grid rows (see [`secded72_fed`]).
 #[inline]
 #[target_feature(enable = "avx2,sse4.2")]
@@ -586,6 +494,7 @@ crc3!(
 ///
 /// # Safety
 /// The CPU must support AVX2 and POPCNT.
+#[inline]
 #[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn hamming<const COPY: bool, const H: usize>(
     src: &[u8],

@@ -77,15 +77,12 @@ impl Codec {
         stats.codewords += l.interleave as u64;
         if B == 1
             && let Some(fast) = self.fast
-            && self.kernel.group64::<true>(fast, edata, o, &mut s.words)
+            && let Some(clean) =
+                self.kernel
+                    .clean_run64(fast, genc, o, gd, genc.len(), &mut s.words)
         {
-            let mut nz = V::<B>::zero();
-            for ((sy, w), prow) in s.par.iter_mut().zip(&s.words).zip(epar.chunks_exact(8)) {
-                sy.0[0] = w ^ u64::from_le_bytes(prow.try_into().expect("8 bytes"));
-                nz.0[0] |= sy.0[0];
-            }
-            if !nz.is_zero() {
-                self.fix_block(genc, o, 0, &s.par, nz, group, stats);
+            if clean == 0 {
+                self.fix_words(genc, o, group, s, stats);
             }
             return;
         }
@@ -165,8 +162,10 @@ impl Codec {
     }
 
     /// Decodes consecutive whole groups, the first numbered `first`: the clean ones through
-    /// [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run) when their rows are one
-    /// lane block and no single-word fast path applies, else group by group.
+    /// the single-word fast path's run
+    /// ([`Kernel::clean_run64`](crate::slice::kernel::Kernel::clean_run64)) where the code has
+    /// one, else through [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run) when
+    /// their rows are one lane block, else group by group.
     #[inline]
     pub(super) fn decode_run<const B: usize>(
         &self,
@@ -179,7 +178,30 @@ impl Codec {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
         let groups = enc.len() / gb;
-        if l.row_bytes != 8 * B || self.fast.is_some() {
+        if B == 1
+            && let Some(fast) = self.fast
+        {
+            let mut at = 0;
+            while at < groups {
+                let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
+                let words = &mut s.words;
+                let clean = self.kernel.clean_run64(fast, e, o, gd, gb, words);
+                let clean = clean.expect("a fast path");
+                stats.codewords += (clean * l.interleave) as u64;
+                at += clean;
+                if at == groups {
+                    break;
+                }
+                // Group `at`: its data words are copied and its syndrome is in `s.words`.
+                stats.codewords += l.interleave as u64;
+                let genc = &enc[at * gb..(at + 1) * gb];
+                let o = &mut out[at * gd..(at + 1) * gd];
+                self.fix_words(genc, o, first + at, s, stats);
+                at += 1;
+            }
+            return;
+        }
+        if l.row_bytes != 8 * B {
             let runs = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
             for (g, (genc, o)) in runs.enumerate() {
                 self.decode_group(genc, o, first + g, s, stats);
@@ -209,6 +231,24 @@ impl Codec {
             self.fix_block(genc, o, 0, &s.par, nz, first + at, stats);
             at += 1;
         }
+    }
+
+    /// Corrects the lanes of group `genc` (number `group`) whose syndrome, from the
+    /// single-word fast path, is not zero in `s.words`, through `out`.
+    fn fix_words<const B: usize>(
+        &self,
+        genc: &[u8],
+        out: &mut (impl Flips + ?Sized),
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let mut nz = V::<B>::zero();
+        for (sy, &w) in s.par.iter_mut().zip(&s.words) {
+            sy.0[0] = w;
+            nz.0[0] |= w;
+        }
+        self.fix_block(genc, out, 0, &s.par, nz, group, stats);
     }
 
     /// Corrects the lanes of the lane block at byte `off` of each row whose syndrome (`syn`,

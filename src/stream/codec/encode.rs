@@ -16,15 +16,14 @@ impl Codec {
         let (gd, rb) = (l.group_data, l.row_bytes);
         prefetch::read(g.as_ptr(), gd);
         prefetch::write(o.as_ptr(), o.len());
-        let (odata, opar) = o.split_at_mut(gd);
         if let Some(fast) = self.fast
             && self
                 .kernel
-                .group64::<true>(fast, &g[..gd], odata, &mut s.words)
+                .encode_run64(fast, &g[..gd], o, gd, o.len(), &mut s.words)
         {
-            store_blocks(as_blocks(&s.words[..opar.len() / 8]), opar);
             return;
         }
+        let (odata, opar) = o.split_at_mut(gd);
         if rb == 8 * B {
             // One lane block per row: the kernel copies the data rows as it reads them.
             self.kernel.parity_copy::<B, true>(
@@ -67,9 +66,10 @@ impl Codec {
         self.encode_run(data, out, &mut s);
     }
 
-    /// Encodes consecutive whole groups: through
-    /// [`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run) when their rows are one
-    /// lane block and no single-word fast path applies, else group by group.
+    /// Encodes consecutive whole groups: through the single-word fast path's run
+    /// ([`Kernel::encode_run64`](crate::slice::kernel::Kernel::encode_run64)) where the code
+    /// has one, else through [`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run)
+    /// when their rows are one lane block, else group by group.
     #[inline]
     pub(super) fn encode_run<const B: usize>(
         &self,
@@ -79,7 +79,14 @@ impl Codec {
     ) {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
-        if l.row_bytes == 8 * B && self.fast.is_none() {
+        if let Some(fast) = self.fast
+            && self
+                .kernel
+                .encode_run64(fast, data, out, gd, gb, &mut s.words)
+        {
+            return;
+        }
+        if l.row_bytes == 8 * B {
             let (par, scratch) = (&mut s.par, &mut s.kernel);
             return self
                 .kernel
