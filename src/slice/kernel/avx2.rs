@@ -37,7 +37,7 @@ pub(super) fn reduce1(a: __m256i) -> u64 {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn lanes(v: __m256i) -> [u64; 4] {
+fn lanes(v: __m256i) -> [u64; 4] {
     let mut out = [0u64; 4];
     // SAFETY: `out` is 32 bytes; unaligned store.
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) };

@@ -6,7 +6,7 @@
 //! registers loaded. Tested against the portable
 //! kernels (`fast_kernels_match_the_portable_ones`).
 
-use super::avx2::{lanes, reduce1, reduce4, word};
+use super::avx2::{reduce1, reduce4, word};
 use std::arch::x86_64::*;
 
 /// The row parities (into `r[..rows]`, when given) and column parities (into `c[..cols]`,
@@ -100,19 +100,21 @@ impl Grid {
             }
             sum
         };
+        // Row and column parities go out through vector stores: the code after the kernel
+        // reads them with vector loads, which wait for words stored one by one.
         let mut i = 0;
         while i + 4 <= self.rows {
             let v = reduce4([row(i), row(i + 1), row(i + 2), row(i + 3)]);
             if let Some(r) = r.as_deref_mut() {
-                let r = &mut r[i..i + 4];
-                let old = if first {
-                    [0; 4]
-                } else {
-                    [r[0], r[1], r[2], r[3]]
-                };
-                let v = lanes(v);
-                for ((o, x), y) in r.iter_mut().zip(v).zip(old) {
-                    *o = x ^ y;
+                let p = r[i..i + 4].as_mut_ptr().cast::<__m256i>();
+                // SAFETY: four words of `r`, bounds checked by the slice; unaligned.
+                unsafe {
+                    let v = if first {
+                        v
+                    } else {
+                        _mm256_xor_si256(v, _mm256_loadu_si256(p))
+                    };
+                    _mm256_storeu_si256(p, v);
                 }
             }
             i += 4;
@@ -126,10 +128,15 @@ impl Grid {
         }
         if let Some(c) = c {
             for (k, &a) in acc.iter().enumerate() {
-                let v = lanes(a);
-                let from = if TAIL { 2 } else { 0 };
-                for l in from..4 {
-                    c[at + 4 * k + l] = v[l];
+                let at = at + 4 * k;
+                if TAIL {
+                    let p = c[at + 2..at + 4].as_mut_ptr().cast::<__m128i>();
+                    // SAFETY: two words of `c`, bounds checked by the slice; unaligned.
+                    unsafe { _mm_storeu_si128(p, _mm256_extracti128_si256(a, 1)) };
+                } else {
+                    let p = c[at..at + 4].as_mut_ptr().cast::<__m256i>();
+                    // SAFETY: four words of `c`, as above.
+                    unsafe { _mm256_storeu_si256(p, a) };
                 }
             }
         }
@@ -157,8 +164,11 @@ pub unsafe fn alien_odd_odd<const COPY: bool>(
     grid::<COPY>(src, copy, rows, cols, Some(left), Some(top));
     let b = last(src, copy, rows * cols, COPY);
     let pb = left.iter().fold(b, |a, &x| a ^ x);
-    for t in top.iter_mut().chain(left.iter_mut()) {
+    for t in top.iter_mut() {
         *t ^= pb;
+    }
+    for l in left.iter_mut() {
+        *l ^= pb;
     }
 }
 
