@@ -16,9 +16,11 @@ use std::arch::x86_64::*;
 /// (Wider grids in several strips, one after the other, each over all the rows, were slower
 /// to decode from memory than the portable kernel: alien:17x17 clean decode at `D = 64`
 /// 0.45 -> 0.30x memcpy with strips of eight columns.)
-#[inline]
-#[target_feature(enable = "avx2")]
-fn grid<const COPY: bool>(
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn grid<const COPY: bool>(
     src: &[u8],
     copy: &mut [u8],
     rows: usize,
@@ -37,7 +39,8 @@ fn grid<const COPY: bool>(
         cols,
     };
     // SAFETY: the strip's words `0..4 W` (`W = cols / 4`) and `cols - 4..cols` lie within
-    // each row, and the rows within `src` and `copy`, as asserted above.
+    // each row, and the rows within `src` and `copy`, as asserted above; the caller
+    // guarantees AVX2.
     unsafe {
         let (r, c) = (r.as_deref_mut(), c.as_deref_mut());
         match cols / 4 {
@@ -54,6 +57,12 @@ fn grid<const COPY: bool>(
 }
 
 /// A grid of `rows` rows of `cols` words at `src`, copied to `copy`.
+///
+/// Its functions are `inline(always)` without a target feature of their own, so that they
+/// are compiled into the AVX2 loop of `fast64::run` whatever their size: as `#[inline]`
+/// AVX2 functions they stayed two calls per group, which at `alien:3x5`'s 72-byte groups
+/// cost more than the kernel (encode at `D = 64` 0.20 -> 0.15x memcpy against the portable
+/// kernel).
 struct Grid {
     src: *const u64,
     copy: *mut u64,
@@ -69,8 +78,7 @@ impl Grid {
     /// # Safety
     /// Words `at..at + 4 W` of each of the `rows` rows lie within `src` (and `copy`, when
     /// `COPY`); the CPU supports AVX2.
-    #[inline]
-    #[target_feature(enable = "avx2")]
+    #[inline(always)]
     unsafe fn strip<const W: usize, const TAIL: bool, const COPY: bool>(
         &self,
         at: usize,
@@ -78,37 +86,27 @@ impl Grid {
         mut r: Option<&mut [u64]>,
         c: Option<&mut [u64]>,
     ) {
-        let keep = if TAIL {
-            _mm256_set_epi64x(-1, -1, 0, 0)
-        } else {
-            _mm256_set1_epi64x(-1)
-        };
-        let mut acc = [_mm256_setzero_si256(); W];
-        let mut row = |i: usize| {
-            let mut sum = _mm256_setzero_si256();
-            for (k, a) in acc.iter_mut().enumerate() {
-                let p = i * self.cols + at + 4 * k;
-                // SAFETY: within the row, as the caller guarantees; unaligned.
-                let x = unsafe { _mm256_loadu_si256(self.src.add(p).cast()) };
-                if COPY {
-                    // SAFETY: as above.
-                    unsafe { _mm256_storeu_si256(self.copy.add(p).cast(), x) };
-                }
-                let x = if TAIL { _mm256_and_si256(x, keep) } else { x };
-                *a = _mm256_xor_si256(*a, x);
-                sum = _mm256_xor_si256(sum, x);
-            }
-            sum
-        };
-        // Row and column parities go out through vector stores: the code after the kernel
-        // reads them with vector loads, which wait for words stored one by one.
-        let mut i = 0;
-        while i + 4 <= self.rows {
-            let v = reduce4([row(i), row(i + 1), row(i + 2), row(i + 3)]);
-            if let Some(r) = r.as_deref_mut() {
-                let p = r[i..i + 4].as_mut_ptr().cast::<__m256i>();
-                // SAFETY: four words of `r`, bounds checked by the slice; unaligned.
-                unsafe {
+        // SAFETY (the whole body): the caller guarantees AVX2 and the rows' words; the
+        // slices of `r` and `c` are bounds checked.
+        unsafe {
+            let keep = if TAIL {
+                _mm256_set_epi64x(-1, -1, 0, 0)
+            } else {
+                _mm256_set1_epi64x(-1)
+            };
+            let mut acc = [_mm256_setzero_si256(); W];
+            // Row and column parities go out through vector stores: the code after the
+            // kernel reads them with vector loads, which wait for words stored one by one.
+            let mut i = 0;
+            while i + 4 <= self.rows {
+                let v = reduce4([
+                    self.row::<W, TAIL, COPY>(i, at, keep, &mut acc),
+                    self.row::<W, TAIL, COPY>(i + 1, at, keep, &mut acc),
+                    self.row::<W, TAIL, COPY>(i + 2, at, keep, &mut acc),
+                    self.row::<W, TAIL, COPY>(i + 3, at, keep, &mut acc),
+                ]);
+                if let Some(r) = r.as_deref_mut() {
+                    let p = r[i..i + 4].as_mut_ptr().cast::<__m256i>();
                     let v = if first {
                         v
                     } else {
@@ -116,29 +114,57 @@ impl Grid {
                     };
                     _mm256_storeu_si256(p, v);
                 }
+                i += 4;
             }
-            i += 4;
-        }
-        while i < self.rows {
-            let v = reduce1(row(i));
-            if let Some(r) = r.as_deref_mut() {
-                r[i] = if first { v } else { r[i] ^ v };
+            while i < self.rows {
+                let v = reduce1(self.row::<W, TAIL, COPY>(i, at, keep, &mut acc));
+                if let Some(r) = r.as_deref_mut() {
+                    r[i] = if first { v } else { r[i] ^ v };
+                }
+                i += 1;
             }
-            i += 1;
-        }
-        if let Some(c) = c {
-            for (k, &a) in acc.iter().enumerate() {
-                let at = at + 4 * k;
-                if TAIL {
-                    let p = c[at + 2..at + 4].as_mut_ptr().cast::<__m128i>();
-                    // SAFETY: two words of `c`, bounds checked by the slice; unaligned.
-                    unsafe { _mm_storeu_si128(p, _mm256_extracti128_si256(a, 1)) };
-                } else {
-                    let p = c[at..at + 4].as_mut_ptr().cast::<__m256i>();
-                    // SAFETY: four words of `c`, as above.
-                    unsafe { _mm256_storeu_si256(p, a) };
+            if let Some(c) = c {
+                for (k, &a) in acc.iter().enumerate() {
+                    let at = at + 4 * k;
+                    if TAIL {
+                        let p = c[at + 2..at + 4].as_mut_ptr().cast::<__m128i>();
+                        _mm_storeu_si128(p, _mm256_extracti128_si256(a, 1));
+                    } else {
+                        _mm256_storeu_si256(c[at..at + 4].as_mut_ptr().cast(), a);
+                    }
                 }
             }
+        }
+    }
+
+    /// Row `i`'s words `at..at + 4 W` (masked by `keep`) added to the column parities
+    /// `acc`, copied when `COPY`; returns their sum.
+    ///
+    /// # Safety
+    /// As [`Grid::strip`].
+    #[inline(always)]
+    unsafe fn row<const W: usize, const TAIL: bool, const COPY: bool>(
+        &self,
+        i: usize,
+        at: usize,
+        keep: __m256i,
+        acc: &mut [__m256i; W],
+    ) -> __m256i {
+        // SAFETY: the caller guarantees AVX2 and that the words lie within the rows;
+        // unaligned loads and stores.
+        unsafe {
+            let mut sum = _mm256_setzero_si256();
+            for (k, a) in acc.iter_mut().enumerate() {
+                let p = i * self.cols + at + 4 * k;
+                let x = _mm256_loadu_si256(self.src.add(p).cast());
+                if COPY {
+                    _mm256_storeu_si256(self.copy.add(p).cast(), x);
+                }
+                let x = if TAIL { _mm256_and_si256(x, keep) } else { x };
+                *a = _mm256_xor_si256(*a, x);
+                sum = _mm256_xor_si256(sum, x);
+            }
+            sum
         }
     }
 }
@@ -148,8 +174,7 @@ impl Grid {
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 pub unsafe fn alien_odd_odd<const COPY: bool>(
     src: &[u8],
     copy: &mut [u8],
@@ -161,7 +186,8 @@ pub unsafe fn alien_odd_odd<const COPY: bool>(
     assert!(par.len() >= cols + rows && src.len() > 8 * rows * cols);
     let (top, left) = par.split_at_mut(cols);
     let left = &mut left[..rows];
-    grid::<COPY>(src, copy, rows, cols, Some(left), Some(top));
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { grid::<COPY>(src, copy, rows, cols, Some(left), Some(top)) };
     let b = last(src, copy, rows * cols, COPY);
     let pb = left.iter().fold(b, |a, &x| a ^ x);
     for t in top.iter_mut() {
@@ -176,8 +202,7 @@ pub unsafe fn alien_odd_odd<const COPY: bool>(
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 pub unsafe fn alien_even_odd<const COPY: bool>(
     src: &[u8],
     copy: &mut [u8],
@@ -188,7 +213,8 @@ pub unsafe fn alien_even_odd<const COPY: bool>(
     let cols = n - 1;
     assert!(m <= 64 && par.len() >= m - 1);
     let mut r = [0u64; 64];
-    grid::<COPY>(src, copy, m, cols, Some(&mut r[..m]), None);
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { grid::<COPY>(src, copy, m, cols, Some(&mut r[..m]), None) };
     let r0b = r[0] ^ last(src, copy, m * cols, COPY);
     for (p, ri) in par.iter_mut().zip(&r[1..m]) {
         *p = ri ^ r0b;
@@ -199,8 +225,7 @@ pub unsafe fn alien_even_odd<const COPY: bool>(
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 pub unsafe fn alien_odd_even<const COPY: bool>(
     src: &[u8],
     copy: &mut [u8],
@@ -211,7 +236,8 @@ pub unsafe fn alien_odd_even<const COPY: bool>(
     let rows = m - 1;
     assert!(n <= 18 && par.len() >= n - 1);
     let mut c = [0u64; 18];
-    grid::<COPY>(src, copy, rows, n, None, Some(&mut c[..n]));
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { grid::<COPY>(src, copy, rows, n, None, Some(&mut c[..n])) };
     let c0b = c[0] ^ last(src, copy, rows * n, COPY);
     for (p, cj) in par.iter_mut().zip(&c[1..n]) {
         *p = cj ^ c0b;
@@ -219,7 +245,7 @@ pub unsafe fn alien_odd_even<const COPY: bool>(
 }
 
 /// The data word `at` after a grid (the board's corner), copied to `copy` when `copy_it`.
-#[inline]
+#[inline(always)]
 fn last(src: &[u8], copy: &mut [u8], at: usize, copy_it: bool) -> u64 {
     let b = word(src, at);
     if copy_it {
