@@ -178,57 +178,49 @@ impl Codec {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
         let groups = enc.len() / gb;
-        if B == 1
-            && let Some(fast) = self.fast
-        {
-            let mut at = 0;
-            while at < groups {
-                let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
-                let words = &mut s.words;
-                let clean = self.kernel.clean_run64(fast, e, o, gd, gb, words);
-                let clean = clean.expect("a fast path");
-                stats.codewords += (clean * l.interleave) as u64;
-                at += clean;
-                if at == groups {
-                    break;
-                }
-                // Group `at`: its data words are copied and its syndrome is in `s.words`.
-                stats.codewords += l.interleave as u64;
-                let genc = &enc[at * gb..(at + 1) * gb];
-                let o = &mut out[at * gd..(at + 1) * gd];
-                self.fix_words(genc, o, first + at, s, stats);
-                at += 1;
-            }
-            return;
-        }
-        if l.row_bytes != 8 * B {
+        let fast = self.fast.filter(|_| B == 1);
+        if fast.is_none() && l.row_bytes != 8 * B {
             let runs = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
             for (g, (genc, o)) in runs.enumerate() {
                 self.decode_group(genc, o, first + g, s, stats);
             }
             return;
         }
-        // Compiled for AVX2 at every width: with one word per row the portable build was
-        // once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26 -> 0.32x
-        // memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide grids at `D = 64`").
         let mut at = 0;
         while at < groups {
             let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
-            let (syn, scratch) = (&mut s.par, &mut s.kernel);
-            let clean = self
-                .kernel
-                .clean_run::<B>(self.avx2, e, o, gd, gb, syn, scratch);
+            let clean = match fast {
+                Some(fast) => {
+                    let words = &mut s.words;
+                    let clean = self.kernel.clean_run64(fast, e, o, gd, gb, words);
+                    clean.expect("a fast path")
+                }
+                // Compiled for AVX2 at every width: with one word per row the portable build
+                // was once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26
+                // -> 0.32x memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide
+                // grids at `D = 64`").
+                None => {
+                    let (syn, scratch) = (&mut s.par, &mut s.kernel);
+                    self.kernel
+                        .clean_run::<B>(self.avx2, e, o, gd, gb, syn, scratch)
+                }
+            };
             stats.codewords += (clean * l.interleave) as u64;
             at += clean;
             if at == groups {
                 break;
             }
-            // Group `at`: its data rows are copied and its syndrome is in `s.par`.
+            // Group `at`: its data rows are copied and its syndrome is in `s.words` (the fast
+            // path) or `s.par`.
             stats.codewords += l.interleave as u64;
-            let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
             let genc = &enc[at * gb..(at + 1) * gb];
             let o = &mut out[at * gd..(at + 1) * gd];
-            self.fix_block(genc, o, 0, &s.par, nz, first + at, stats);
+            if fast.is_some() {
+                self.fix_words(genc, o, first + at, s, stats);
+            } else {
+                let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
+                self.fix_block(genc, o, 0, &s.par, nz, first + at, stats);
+            }
             at += 1;
         }
     }
