@@ -3,8 +3,8 @@
 //! registers over the rows while the row parities are reduced four rows at a time
 //! ([`reduce4`]); a width of `4 q + 2` words ends with a register loaded over the last four
 //! words, its first two lanes cleared. The copy of the data rows is stored from the
-//! registers loaded. Tested against the portable
-//! kernels (`fast_kernels_match_the_portable_ones`).
+//! registers loaded. Tested against the portable kernels
+//! (`fast_kernels_match_the_portable_ones`).
 
 use super::avx2::{reduce1, reduce4, word};
 use std::arch::x86_64::*;
