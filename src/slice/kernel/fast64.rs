@@ -80,8 +80,9 @@ macro_rules! groups {
 /// [`CLEAN`]), copying the data words when `COPY` (always, but for [`ONE`]). The parity
 /// words of the last group are left in `words`, or for [`CLEAN`] the syndrome of the first
 /// group whose syndrome is not zero. Returns the number of groups done (for [`CLEAN`], the
-/// clean ones before the first that is not), or `None`, having done nothing, when the kernel
-/// has no fast path.
+/// clean ones before the first that is not), or `None`, having done nothing, for a family
+/// without a kernel here. Which sizes of a family have one is `Kernel::has_group64_path`'s
+/// to say, and the caller's to check first.
 ///
 /// # Safety
 /// The CPU must support AVX2 and POPCNT.
@@ -95,19 +96,21 @@ pub(super) unsafe fn run<const COPY: bool, const MODE: u8>(
     gb: usize,
     words: &mut [u64],
 ) -> Option<usize> {
-    // SAFETY (every kernel call below): the caller shows that the CPU has AVX2.
+    // SAFETY (every kernel call below): the caller shows that the CPU has AVX2. The alien
+    // boards' sizes are those `Kernel::has_group64_path` admits (checked by the caller; the
+    // kernels assert them).
     let done = match *kernel {
-        Kernel::AlienOddOdd { m, n } if (5..=19).contains(&n) => {
+        Kernel::AlienOddOdd { m, n } => {
             groups!(MODE, src, out, gd, gb, words, |s, c, p| unsafe {
                 grid64::alien_odd_odd::<COPY>(s, c, m, n, p)
             })
         }
-        Kernel::AlienEvenOdd { m, n } if (5..=19).contains(&n) && m <= 64 => {
+        Kernel::AlienEvenOdd { m, n } => {
             groups!(MODE, src, out, gd, gb, words, |s, c, p| unsafe {
                 grid64::alien_even_odd::<COPY>(s, c, m, n, p)
             })
         }
-        Kernel::AlienOddEven { m, n } if (4..=18).contains(&n) => {
+        Kernel::AlienOddEven { m, n } => {
             groups!(MODE, src, out, gd, gb, words, |s, c, p| unsafe {
                 grid64::alien_odd_even::<COPY>(s, c, m, n, p)
             })

@@ -71,10 +71,8 @@ impl Codec {
     ) {
         let l = &self.layout;
         let (gd, rb) = (l.group_data, l.row_bytes);
-        prefetch::read(genc.as_ptr(), genc.len());
-        prefetch::write(o.as_ptr(), o.len());
-        let (edata, epar) = genc.split_at(gd);
         stats.codewords += l.interleave as u64;
+        // (The fast path's run prefetches its groups itself.)
         if B == 1
             && let Some(fast) = self.fast
             && let Some(clean) =
@@ -86,6 +84,9 @@ impl Codec {
             }
             return;
         }
+        prefetch::read(genc.as_ptr(), genc.len());
+        prefetch::write(o.as_ptr(), o.len());
+        let (edata, epar) = genc.split_at(gd);
         if rb != 8 * B {
             o.copy_from_slice(edata);
             return self.fix_rows(genc, o, group, s, stats);

@@ -14,8 +14,7 @@ impl Codec {
     pub(super) fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
         let l = &self.layout;
         let (gd, rb) = (l.group_data, l.row_bytes);
-        prefetch::read(g.as_ptr(), gd);
-        prefetch::write(o.as_ptr(), o.len());
+        // (The fast path's run prefetches its groups itself.)
         if let Some(fast) = self.fast
             && self
                 .kernel
@@ -23,6 +22,8 @@ impl Codec {
         {
             return;
         }
+        prefetch::read(g.as_ptr(), gd);
+        prefetch::write(o.as_ptr(), o.len());
         let (odata, opar) = o.split_at_mut(gd);
         if rb == 8 * B {
             // One lane block per row: the kernel copies the data rows as it reads them.
