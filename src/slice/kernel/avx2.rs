@@ -5,6 +5,12 @@
 //! `grid64` share); the copy of the data rows is stored from the same registers. Tested
 //! against the portable kernels (`fast_kernels_match_the_portable_ones`) and, through the
 //! codec, against `BlockCode`.
+//!
+//! The Hamming kernels and their pieces are `inline(always)` without a target feature of
+//! their own (and without closures, which would be compiled without the caller's features),
+//! so that they are compiled into the AVX2 loop of `fast64::run`, as the alien boards' are
+//! (`grid64`): as `#[inline]` AVX2 functions they stayed a call per group (perf: 43 % of
+//! secded:39's encoding time in `hamming`, 23 % in the loop around it).
 
 use super::{Plans, RowPlan};
 use std::arch::x86_64::*;
@@ -35,13 +41,16 @@ pub(super) fn reduce1(a: __m256i) -> u64 {
     (_mm_cvtsi128_si64(f) ^ _mm_extract_epi64(f, 1)) as u64
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn lanes(v: __m256i) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    // SAFETY: `out` is 32 bytes; unaligned store.
-    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) };
-    out
+#[inline(always)]
+unsafe fn lanes(v: __m256i) -> [u64; 4] {
+    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
+    // bounds checked by the slice it is taken from, as noted.
+    unsafe {
+        let mut out = [0u64; 4];
+        // SAFETY: `out` is 32 bytes; unaligned store.
+        _mm256_storeu_si256(out.as_mut_ptr().cast(), v);
+        out
+    }
 }
 
 #[inline]
@@ -57,88 +66,91 @@ pub(super) fn word(bytes: &[u8], i: usize) -> u64 {
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 pub unsafe fn hamming_plan<const COPY: bool, P: Plans>(
     src: &[u8],
     copy: &mut [u8],
     plans: P,
     par: &mut [u64],
 ) {
-    let (plan, checks, overall) = (plans.rows(), plans.checks(), plans.overall());
-    assert!(plan.len() <= 16 && (3..=7).contains(&checks));
-    assert!(par.len() >= checks + usize::from(overall));
-    let k = plans.data_words(src);
-    if COPY {
-        // In blocks of 256 bytes, each unrolled: as one loop the copy would be turned
-        // into a call to memcpy, which costs more than the copy itself at this size.
-        let (src, copy) = (&src[..8 * k], &mut copy[..8 * k]);
-        let mut blocks = copy.chunks_exact_mut(256).zip(src.chunks_exact(256));
-        for (d, s) in &mut blocks {
-            let (d, s) = (
-                d.as_mut_ptr().cast::<__m256i>(),
-                s.as_ptr().cast::<__m256i>(),
-            );
-            for i in 0..8 {
-                // SAFETY: 32-byte part `i < 8` of the 256-byte blocks; unaligned.
-                unsafe { _mm256_storeu_si256(d.add(i), _mm256_loadu_si256(s.add(i))) };
+    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
+    // bounds checked by the slice it is taken from, as noted.
+    unsafe {
+        let (plan, checks, overall) = (plans.rows(), plans.checks(), plans.overall());
+        assert!(plan.len() <= 16 && (3..=7).contains(&checks));
+        assert!(par.len() >= checks + usize::from(overall));
+        let k = plans.data_words(src);
+        if COPY {
+            // In blocks of 256 bytes, each unrolled: as one loop the copy would be turned
+            // into a call to memcpy, which costs more than the copy itself at this size.
+            let (src, copy) = (&src[..8 * k], &mut copy[..8 * k]);
+            let mut blocks = copy.chunks_exact_mut(256).zip(src.chunks_exact(256));
+            for (d, s) in &mut blocks {
+                let (d, s) = (
+                    d.as_mut_ptr().cast::<__m256i>(),
+                    s.as_ptr().cast::<__m256i>(),
+                );
+                for i in 0..8 {
+                    // SAFETY: 32-byte part `i < 8` of the 256-byte blocks; unaligned.
+                    _mm256_storeu_si256(d.add(i), _mm256_loadu_si256(s.add(i)));
+                }
+            }
+            // The rest word by word (whole words: a fixed-size copy, no call).
+            let done = 8 * k / 256 * 256;
+            let words = copy[done..]
+                .chunks_exact_mut(8)
+                .zip(src[done..].chunks_exact(8));
+            for (d, s) in words {
+                let d: &mut [u8; 8] = d.try_into().expect("8 bytes");
+                *d = s.try_into().expect("8 bytes");
             }
         }
-        // The rest word by word (whole words: a fixed-size copy, no call).
-        let done = 8 * k / 256 * 256;
-        let words = copy[done..]
-            .chunks_exact_mut(8)
-            .zip(src[done..].chunks_exact(8));
-        for (d, s) in words {
-            let d: &mut [u8; 8] = d.try_into().expect("8 bytes");
-            *d = s.try_into().expect("8 bytes");
+        let zero = _mm256_setzero_si256();
+        // (A function, not a closure: a closure is not compiled with the caller's features.)
+        #[inline(always)]
+        unsafe fn load(src: &[u8], at: usize) -> __m256i {
+            let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
+            // SAFETY: 32 bytes, bounds checked by the slice; unaligned load; the caller
+            // guarantees AVX2.
+            unsafe { _mm256_loadu_si256(p) }
         }
+        let (mut c0, mut c1) = (zero, zero);
+        let mut sums = [zero; 16];
+        for (sum, p) in sums.iter_mut().zip(plan) {
+            let (x0, x1) = match *p {
+                RowPlan::Full(at) => (load(src, at), load(src, at + 4)),
+                RowPlan::Tail(at) => (
+                    _mm256_blend_epi32(zero, load(src, at - 1), 0b1111_1100),
+                    load(src, at + 3),
+                ),
+                RowPlan::First(at) => {
+                    let w = load(src, at);
+                    (
+                        _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
+                        _mm256_blend_epi32(zero, w, 0b1111_1100),
+                    )
+                }
+            };
+            c0 = _mm256_xor_si256(c0, x0);
+            c1 = _mm256_xor_si256(c1, x1);
+            *sum = _mm256_xor_si256(x0, x1);
+        }
+        // Grid row sums g_t, four to a register: gq[q] holds g_{4q..4q+4}.
+        let gq = [
+            reduce4([sums[0], sums[1], sums[2], sums[3]]),
+            reduce4([sums[4], sums[5], sums[6], sums[7]]),
+            reduce4([sums[8], sums[9], sums[10], sums[11]]),
+            reduce4([sums[12], sums[13], sums[14], sums[15]]),
+        ];
+        finish_hamming(c0, c1, gq, checks, overall, par);
     }
-    let zero = _mm256_setzero_si256();
-    let load = |at: usize| {
-        let p = src[8 * at..8 * at + 32].as_ptr().cast::<__m256i>();
-        // SAFETY: 32 bytes, bounds checked by the slice; unaligned load.
-        unsafe { _mm256_loadu_si256(p) }
-    };
-    let (mut c0, mut c1) = (zero, zero);
-    let mut sums = [zero; 16];
-    for (sum, p) in sums.iter_mut().zip(plan) {
-        let (x0, x1) = match *p {
-            RowPlan::Full(at) => (load(at), load(at + 4)),
-            RowPlan::Tail(at) => (
-                _mm256_blend_epi32(zero, load(at - 1), 0b1111_1100),
-                load(at + 3),
-            ),
-            RowPlan::First(at) => {
-                let w = load(at);
-                (
-                    _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
-                    _mm256_blend_epi32(zero, w, 0b1111_1100),
-                )
-            }
-        };
-        c0 = _mm256_xor_si256(c0, x0);
-        c1 = _mm256_xor_si256(c1, x1);
-        *sum = _mm256_xor_si256(x0, x1);
-    }
-    // Grid row sums g_t, four to a register: gq[q] holds g_{4q..4q+4}.
-    let gq: [__m256i; 4] = std::array::from_fn(|q| {
-        reduce4([
-            sums[4 * q],
-            sums[4 * q + 1],
-            sums[4 * q + 2],
-            sums[4 * q + 3],
-        ])
-    });
-    finish_hamming(c0, c1, gq, checks, overall, par);
 }
 
 /// The check rows from the column parities `c0`, `c1` of the position grid and its row
 /// sums `gq` (g_{4q..4q+4} in `gq[q]`, at most 16 grid rows), as [`finish_short`] takes
 /// them.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn finish_hamming(
+#[inline(always)]
+unsafe fn finish_hamming(
     c0: __m256i,
     c1: __m256i,
     gq: [__m256i; 4],
@@ -146,19 +158,22 @@ fn finish_hamming(
     overall: bool,
     par: &mut [u64],
 ) {
-    let x = _mm256_xor_si256;
-    let s = x(x(gq[0], gq[1]), x(gq[2], gq[3]));
-    let hq = [x(gq[1], gq[3]), x(gq[2], gq[3])];
-    finish_short(c0, c1, s, hq, checks, overall, par);
+    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
+    // bounds checked by the slice it is taken from, as noted.
+    unsafe {
+        let x = _mm256_xor_si256;
+        let s = x(x(gq[0], gq[1]), x(gq[2], gq[3]));
+        let hq = [x(gq[1], gq[3]), x(gq[2], gq[3])];
+        finish_short(c0, c1, s, hq, checks, overall, par);
+    }
 }
 
 /// [`finish_long`] for at most 7 check rows (16 grid rows), with every term computed and
 /// those past `checks` masked, in one loop of stores: through the general one, encoding at
 /// `D = 64` ran 5-10 % slower (secded:39 0.34 -> 0.30x memcpy, hamming:72 0.46 -> 0.42x,
 /// three alternated rounds).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn finish_short(
+#[inline(always)]
+unsafe fn finish_short(
     c0: __m256i,
     c1: __m256i,
     s: __m256i,
@@ -167,34 +182,38 @@ fn finish_short(
     overall: bool,
     par: &mut [u64],
 ) {
-    let sl = lanes(s);
-    let (lo, hi) = (lanes(c0), lanes(c1));
-    let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
-    let h = [
-        c[1] ^ c[3] ^ c[5] ^ c[7],
-        c[2] ^ c[3] ^ c[6] ^ c[7],
-        c[4] ^ c[5] ^ c[6] ^ c[7],
-        sl[1] ^ sl[3],
-        sl[2] ^ sl[3],
-        reduce1(hq[0]),
-        reduce1(hq[1]),
-    ];
-    let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
-    let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
-    let total = all
-        ^ h[0]
-        ^ h[1]
-        ^ h[2]
-        ^ (h[3] & keep(3))
-        ^ (h[4] & keep(4))
-        ^ (h[5] & keep(5))
-        ^ (h[6] & keep(6));
-    let (head, rest) = par.split_at_mut(usize::from(overall));
-    for (r, x) in rest[..checks].iter_mut().zip(h) {
-        *r = x;
-    }
-    if overall {
-        head[0] = total;
+    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
+    // bounds checked by the slice it is taken from, as noted.
+    unsafe {
+        let sl = lanes(s);
+        let (lo, hi) = (lanes(c0), lanes(c1));
+        let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+        let h = [
+            c[1] ^ c[3] ^ c[5] ^ c[7],
+            c[2] ^ c[3] ^ c[6] ^ c[7],
+            c[4] ^ c[5] ^ c[6] ^ c[7],
+            sl[1] ^ sl[3],
+            sl[2] ^ sl[3],
+            reduce1(hq[0]),
+            reduce1(hq[1]),
+        ];
+        let all = sl[0] ^ sl[1] ^ sl[2] ^ sl[3];
+        let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
+        let total = all
+            ^ h[0]
+            ^ h[1]
+            ^ h[2]
+            ^ (h[3] & keep(3))
+            ^ (h[4] & keep(4))
+            ^ (h[5] & keep(5))
+            ^ (h[6] & keep(6));
+        let (head, rest) = par.split_at_mut(usize::from(overall));
+        for (r, x) in rest[..checks].iter_mut().zip(h) {
+            *r = x;
+        }
+        if overall {
+            head[0] = total;
+        }
     }
 }
 
@@ -207,9 +226,8 @@ fn finish_short(
 /// (check row `5 + i`). Combined term by term: a loop over an array of the first `checks`
 /// is vectorised into a masked load of values just stored one by one, which stalls on
 /// store forwarding.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn finish_long(
+#[inline(always)]
+unsafe fn finish_long(
     c0: __m256i,
     c1: __m256i,
     s: __m256i,
@@ -218,30 +236,34 @@ fn finish_long(
     overall: bool,
     par: &mut [u64],
 ) {
-    assert!((3..=5 + hq.len()).contains(&checks) && par.len() >= checks + usize::from(overall));
-    let sl = lanes(s);
-    let (lo, hi) = (lanes(c0), lanes(c1));
-    let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
-    let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
-    let h = [
-        c[1] ^ c[3] ^ c[5] ^ c[7],
-        c[2] ^ c[3] ^ c[6] ^ c[7],
-        c[4] ^ c[5] ^ c[6] ^ c[7],
-        (sl[1] ^ sl[3]) & keep(3),
-        (sl[2] ^ sl[3]) & keep(4),
-    ];
-    let mut total = sl[0] ^ sl[1] ^ sl[2] ^ sl[3] ^ h[0] ^ h[1] ^ h[2] ^ h[3] ^ h[4];
-    let (head, rest) = par.split_at_mut(usize::from(overall));
-    for (r, x) in rest[..checks.min(5)].iter_mut().zip(h) {
-        *r = x;
-    }
-    for (r, &v) in rest[5.min(checks)..checks].iter_mut().zip(hq) {
-        let x = reduce1(v);
-        *r = x;
-        total ^= x;
-    }
-    if overall {
-        head[0] = total;
+    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
+    // bounds checked by the slice it is taken from, as noted.
+    unsafe {
+        assert!((3..=5 + hq.len()).contains(&checks) && par.len() >= checks + usize::from(overall));
+        let sl = lanes(s);
+        let (lo, hi) = (lanes(c0), lanes(c1));
+        let c = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+        let keep = |i: usize| 0u64.wrapping_sub(u64::from(i < checks));
+        let h = [
+            c[1] ^ c[3] ^ c[5] ^ c[7],
+            c[2] ^ c[3] ^ c[6] ^ c[7],
+            c[4] ^ c[5] ^ c[6] ^ c[7],
+            (sl[1] ^ sl[3]) & keep(3),
+            (sl[2] ^ sl[3]) & keep(4),
+        ];
+        let mut total = sl[0] ^ sl[1] ^ sl[2] ^ sl[3] ^ h[0] ^ h[1] ^ h[2] ^ h[3] ^ h[4];
+        let (head, rest) = par.split_at_mut(usize::from(overall));
+        for (r, x) in rest[..checks.min(5)].iter_mut().zip(h) {
+            *r = x;
+        }
+        for (r, &v) in rest[5.min(checks)..checks].iter_mut().zip(hq) {
+            let x = reduce1(v);
+            *r = x;
+            total ^= x;
+        }
+        if overall {
+            head[0] = total;
+        }
     }
 }
 
@@ -392,7 +414,8 @@ fn secded72_fed<const LEN: usize>(
     let s8 = add(tail(57));
     let g2 = reduce4([s8, zero, zero, zero]);
     let mut par = [0u64; 16];
-    finish_hamming(c0, c1, [g0, g1, g2, zero], 7, true, &mut par[..8]);
+    // SAFETY: this function's target features include AVX2.
+    unsafe { finish_hamming(c0, c1, [g0, g1, g2, zero], 7, true, &mut par[..8]) };
     par
 }
 
@@ -468,7 +491,8 @@ fn alien99_fed<const LEN: usize>(
     );
     let mut par = [0u64; 16];
     for (i, v) in top.into_iter().chain(left).enumerate() {
-        par[4 * i..4 * i + 4].copy_from_slice(&lanes(v));
+        // SAFETY: this function's target features include AVX2.
+        par[4 * i..4 * i + 4].copy_from_slice(&unsafe { lanes(v) });
     }
     par
 }
@@ -494,8 +518,7 @@ crc3!(
 ///
 /// # Safety
 /// The CPU must support AVX2 and POPCNT.
-#[inline]
-#[target_feature(enable = "avx2,popcnt")]
+#[inline(always)]
 pub unsafe fn hamming<const COPY: bool, const H: usize>(
     src: &[u8],
     copy: &mut [u8],
@@ -505,46 +528,76 @@ pub unsafe fn hamming<const COPY: bool, const H: usize>(
     overall: bool,
     par: &mut [u64],
 ) {
-    let t_max = grid.len();
-    assert!(t_max >= 1 && starts.len() == t_max && (3..=5 + H).contains(&checks));
-    let k = starts[t_max - 1] + grid[t_max - 1].count_ones() as usize;
-    assert!(src.len() >= 8 * k && par.len() >= checks + usize::from(overall));
-    if COPY {
-        assert!(copy.len() >= 8 * k);
-    }
-    let zero = _mm256_setzero_si256();
-    let (mut c0, mut c1) = (zero, zero);
-    let mut row = |t: usize| -> (__m256i, __m256i) {
-        // Loads `regs` registers of data words from word `at` on, storing them to the copy at the
-        // same place when `COPY` (a word before a row is a data word too: its copy is rewritten
-        // with the same value). The copy is made of these stores, not of a call to `memcpy`.
-        let mut load = |at: usize, regs: usize| -> [__m256i; 2] {
-            let s = src[8 * at..8 * at + 32 * regs].as_ptr().cast::<__m256i>();
-            let mut x = [zero; 2];
-            for (r, xr) in x.iter_mut().enumerate().take(regs) {
-                // SAFETY: register `r < regs` lies within the slice of `32 regs` bytes above;
-                // unaligned load.
-                *xr = unsafe { _mm256_loadu_si256(s.add(r)) };
-                if COPY {
-                    let d = copy[8 * at + 32 * r..8 * at + 32 * r + 32].as_mut_ptr();
-                    // SAFETY: 32 bytes, bounds checked by the slice; unaligned store.
-                    unsafe { _mm256_storeu_si256(d.cast(), *xr) };
+    // SAFETY (the whole body): the caller guarantees AVX2 and POPCNT; every pointer
+    // access is bounds checked by the slice it is taken from, as noted.
+    unsafe {
+        let t_max = grid.len();
+        assert!(t_max >= 1 && starts.len() == t_max && (3..=5 + H).contains(&checks));
+        let k = starts[t_max - 1] + grid[t_max - 1].count_ones() as usize;
+        assert!(src.len() >= 8 * k && par.len() >= checks + usize::from(overall));
+        if COPY {
+            assert!(copy.len() >= 8 * k);
+        }
+        let zero = _mm256_setzero_si256();
+        let (mut c0, mut c1) = (zero, zero);
+        // Grid row sums, reduced four rows at a time (g_{4q..4q+4}), added to their sum `s`
+        // and to `hq[i]` for each bit `i` of `q`.
+        let (mut s, mut hq) = (zero, [zero; H]);
+        for q in 0..t_max.div_ceil(4) {
+            let mut a = [zero; 4];
+            for (j, aj) in a.iter_mut().enumerate() {
+                let t = 4 * q + j;
+                if t < t_max {
+                    let (x0, x1) = grid_row::<COPY>(src, copy, grid[t], starts[t]);
+                    c0 = _mm256_xor_si256(c0, x0);
+                    c1 = _mm256_xor_si256(c1, x1);
+                    *aj = _mm256_xor_si256(x0, x1);
                 }
             }
-            x
-        };
-        let (mask, at) = (grid[t], starts[t]);
+            let g = reduce4(a);
+            s = _mm256_xor_si256(s, g);
+            let mut bits = q;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                hq[i] = _mm256_xor_si256(hq[i], g);
+                bits &= bits - 1;
+            }
+        }
+        if let Ok(&hq) = <&[__m256i; 2]>::try_from(&hq[..]) {
+            finish_short(c0, c1, s, hq, checks, overall, par);
+        } else {
+            finish_long(c0, c1, s, &hq, checks, overall, par);
+        }
+    }
+}
+
+/// One grid row of [`hamming`] (positions `8 t..8 t + 8`, data rows where `mask` has a bit,
+/// the first of them data row `at`) as two registers, zero where no data row is; copied
+/// when `COPY`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn grid_row<const COPY: bool>(
+    src: &[u8],
+    copy: &mut [u8],
+    mask: u8,
+    at: usize,
+) -> (__m256i, __m256i) {
+    // SAFETY (the whole body): the caller guarantees AVX2.
+    unsafe {
+        let zero = _mm256_setzero_si256();
         if mask == 0xFF {
-            let x = load(at, 2);
+            let x = load_copy::<COPY>(src, copy, at, 2);
             (x[0], x[1])
         } else if mask == 0xFE && at >= 1 {
             // The word before the row and columns 1..8; lane 0 cleared.
-            let x = load(at - 1, 2);
+            let x = load_copy::<COPY>(src, copy, at - 1, 2);
             (_mm256_blend_epi32(zero, x[0], 0b1111_1100), x[1])
         } else if mask == 0xE8 && src.len() >= 8 * at + 32 {
             // Positions 3, 5, 6, 7 (the first grid row of every Hamming code with at
             // least four data rows): words at, at + 1, at + 2, at + 3.
-            let w = load(at, 1)[0];
+            let w = load_copy::<COPY>(src, copy, at, 1)[0];
             (
                 _mm256_blend_epi32(zero, _mm256_permute4x64_epi64(w, 0), 0b1100_0000),
                 _mm256_blend_epi32(zero, w, 0b1111_1100),
@@ -566,35 +619,36 @@ pub unsafe fn hamming<const COPY: bool, const H: usize>(
                 _mm256_set_epi64x(x[7], x[6], x[5], x[4]),
             )
         }
-    };
-    // Grid row sums, reduced four rows at a time (g_{4q..4q+4}), added to their sum `s`
-    // and to `hq[i]` for each bit `i` of `q`.
-    let (mut s, mut hq) = (zero, [zero; H]);
-    for q in 0..t_max.div_ceil(4) {
-        let mut a = [zero; 4];
-        for (j, aj) in a.iter_mut().enumerate() {
-            let t = 4 * q + j;
-            if t < t_max {
-                let (x0, x1) = row(t);
-                c0 = _mm256_xor_si256(c0, x0);
-                c1 = _mm256_xor_si256(c1, x1);
-                *aj = _mm256_xor_si256(x0, x1);
-            }
-        }
-        let g = reduce4(a);
-        s = _mm256_xor_si256(s, g);
-        let mut bits = q;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            hq[i] = _mm256_xor_si256(hq[i], g);
-            bits &= bits - 1;
+    }
+}
+
+/// Loads `regs` registers of data words from word `at` on, storing them to the copy at the
+/// same place when `COPY` (a word before a row is a data word too: its copy is rewritten
+/// with the same value). The copy is made of these stores, not of a call to `memcpy`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn load_copy<const COPY: bool>(
+    src: &[u8],
+    copy: &mut [u8],
+    at: usize,
+    regs: usize,
+) -> [__m256i; 2] {
+    let s = src[8 * at..8 * at + 32 * regs].as_ptr().cast::<__m256i>();
+    // SAFETY: the caller guarantees AVX2.
+    let mut x = [unsafe { _mm256_setzero_si256() }; 2];
+    for (r, xr) in x.iter_mut().enumerate().take(regs) {
+        // SAFETY: register `r < regs` lies within the slice of `32 regs` bytes above;
+        // unaligned load; AVX2 as above.
+        *xr = unsafe { _mm256_loadu_si256(s.add(r)) };
+        if COPY {
+            let d = copy[8 * at + 32 * r..8 * at + 32 * r + 32].as_mut_ptr();
+            // SAFETY: 32 bytes, bounds checked by the slice; unaligned store.
+            unsafe { _mm256_storeu_si256(d.cast(), *xr) };
         }
     }
-    if let Ok(&hq) = <&[__m256i; 2]>::try_from(&hq[..]) {
-        finish_short(c0, c1, s, hq, checks, overall, par);
-    } else {
-        finish_long(c0, c1, s, &hq, checks, overall, par);
-    }
+    x
 }
 
 /// The most check rows [`hamming`] takes: Hamming codes of up to `2^21 - 1` positions.
