@@ -9,10 +9,14 @@ use crate::stream::nt;
 
 /// Payload bytes of consecutive groups of each third coded before their CRC is taken
 /// (their runs through [`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run) and
-/// [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run)): 8 KiB a third keeps the
-/// three runs in L2 for the CRC and the calls few (1 KiB ran short codes slower, the clean
-/// decoder at about half speed; docs/benchmarks.md).
-const RUN_BYTES: usize = 8192;
+/// [`Kernel::clean_run`](crate::slice::kernel::Kernel::clean_run)): 128 KiB a third, so
+/// that each of the three input and three output streams runs long before the coder turns
+/// to the next, while the three runs stay in L2 for the CRC. With 8 KiB, the earlier
+/// choice, groups of up to 2 KiB coded 10-45 % slower on the Zen 5 machine of
+/// docs/benchmarks.md (clean decode of alien:5x5 at `D = 4096` 0.25 -> 0.37x memcpy, of
+/// hamming:137 at `D = 64` 0.49 -> 0.66; "Runs of 128 KiB"); 1 KiB ran short codes slower
+/// still, the clean decoder at about half speed.
+const RUN_BYTES: usize = 128 * 1024;
 
 /// Groups of single-block rows at least this large are encoded and decoded in order with
 /// the copying fold ([`Codec::in_order`]): encoding at D = 64 and 512, secded:266 0.34 ->
