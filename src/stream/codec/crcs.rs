@@ -128,13 +128,16 @@ impl Codec {
     /// first, then the copy of a clean group, or a copy corrected and summed). Where the
     /// CRC folds and the codec takes the CRC instruction (the portable codec of the tests
     /// does not): groups of rows spanning several lane blocks (`wide`, the whole-row
-    /// kernel's) larger than [`ENCODE_ONE_ABOVE`], other groups of [`IN_ORDER_FROM`] bytes
-    /// or more (through the single-word fast path where there is one, as for hamming:523
-    /// and longer at `D = 64`: docs/benchmarks.md, "Wide grids at `D = 64`").
+    /// kernel's) larger than [`IN_ORDER_FROM`], other groups of [`IN_ORDER_FROM`] bytes or
+    /// more (through the single-word fast path where there is one, as for hamming:523 and
+    /// longer at `D = 64`: docs/benchmarks.md, "Wide grids at `D = 64`"). (Wide groups of
+    /// 513 bytes to 4 KiB were taken in order too until the runs of [`RUN_BYTES`] grew to
+    /// 128 KiB; since then runs encode the smallest faster, alien:3x3 at `D = 4096` 0.19 ->
+    /// 0.25x memcpy, and those of 4 KiB, alien:3x5, 5x3 and 4x3, alike.)
     pub(super) fn in_order(&self, wide: bool) -> bool {
         let gd = self.layout.group_data;
         let big = if wide {
-            gd > ENCODE_ONE_ABOVE
+            gd > IN_ORDER_FROM
         } else {
             gd >= IN_ORDER_FROM
         };
