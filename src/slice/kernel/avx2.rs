@@ -43,11 +43,10 @@ pub(super) fn reduce1(a: __m256i) -> u64 {
 
 #[inline(always)]
 unsafe fn lanes(v: __m256i) -> [u64; 4] {
-    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
-    // bounds checked by the slice it is taken from, as noted.
+    // SAFETY (the whole body): the caller guarantees AVX2; the store is to `out`, 32
+    // bytes.
     unsafe {
         let mut out = [0u64; 4];
-        // SAFETY: `out` is 32 bytes; unaligned store.
         _mm256_storeu_si256(out.as_mut_ptr().cast(), v);
         out
     }
@@ -158,8 +157,8 @@ unsafe fn finish_hamming(
     overall: bool,
     par: &mut [u64],
 ) {
-    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
-    // bounds checked by the slice it is taken from, as noted.
+    // SAFETY (the whole body): the caller guarantees AVX2; no memory is accessed
+    // through pointers.
     unsafe {
         let x = _mm256_xor_si256;
         let s = x(x(gq[0], gq[1]), x(gq[2], gq[3]));
@@ -182,8 +181,8 @@ unsafe fn finish_short(
     overall: bool,
     par: &mut [u64],
 ) {
-    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
-    // bounds checked by the slice it is taken from, as noted.
+    // SAFETY (the whole body): the caller guarantees AVX2; no memory is accessed
+    // through pointers.
     unsafe {
         let sl = lanes(s);
         let (lo, hi) = (lanes(c0), lanes(c1));
@@ -236,8 +235,8 @@ unsafe fn finish_long(
     overall: bool,
     par: &mut [u64],
 ) {
-    // SAFETY (the whole body): the caller guarantees AVX2; every pointer access is
-    // bounds checked by the slice it is taken from, as noted.
+    // SAFETY (the whole body): the caller guarantees AVX2; no memory is accessed
+    // through pointers.
     unsafe {
         assert!((3..=5 + hq.len()).contains(&checks) && par.len() >= checks + usize::from(overall));
         let sl = lanes(s);
@@ -528,8 +527,8 @@ pub unsafe fn hamming<const COPY: bool, const H: usize>(
     overall: bool,
     par: &mut [u64],
 ) {
-    // SAFETY (the whole body): the caller guarantees AVX2 and POPCNT; every pointer
-    // access is bounds checked by the slice it is taken from, as noted.
+    // SAFETY (the whole body): the caller guarantees AVX2 and POPCNT; the loads are
+    // `grid_row`'s, bounds checked there.
     unsafe {
         let t_max = grid.len();
         assert!(t_max >= 1 && starts.len() == t_max && (3..=5 + H).contains(&checks));
