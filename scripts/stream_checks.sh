@@ -4,7 +4,8 @@
 #   1. 100 MiB random file: encode + decode roundtrip for every family and D = 64, 512, 4096;
 #   2. 1 MiB of garbage inside a 100 MiB stream: exit 2, damaged ranges near the garbage, the
 #      rest intact with --keep-damaged, no output without it;
-#   3. decoding a 1 GiB stream stays under 64 MiB resident memory (/usr/bin/time -v);
+#   3. decoding a 1 GiB stream stays under 64 MiB resident memory (/usr/bin/time -v), with
+#      and without recovery, on every core and on one thread;
 #   4. CLI throughput: `tilecode encode` of a cached 256 MiB file to /dev/null against `cat`
 #      (hyperfine medians when hyperfine is installed, else the median of 5 `time` runs).
 # Usage: scripts/stream_checks.sh [all|roundtrip|garbage|memory|throughput]...
@@ -91,18 +92,26 @@ PY
 
 memory() {
     echo "## 3. decoding a 1 GiB stream: peak resident memory"
-    head -c $((1 << 30)) /dev/zero | "$TC" encode -o "$SCRATCH/big.tc" -q
-    echo "stream: $(stat -c %s "$SCRATCH/big.tc") bytes"
-    local rss
-    /usr/bin/time -v "$TC" decode "$SCRATCH/big.tc" -o /dev/null -q 2> "$SCRATCH/time.txt" \
-        || fail "memory: decode failed"
-    rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$SCRATCH/time.txt")
-    echo "tilecode decode big.tc -o /dev/null: max RSS ${rss} KiB ($((rss / 1024)) MiB), wall $(awk -F': ' '/Elapsed/ { print $2 }' "$SCRATCH/time.txt")"
-    [ "$rss" -lt $((64 * 1024)) ] || fail "memory: max RSS ${rss} KiB >= 64 MiB"
-    /usr/bin/time -v "$TC" verify "$SCRATCH/big.tc" -q 2> "$SCRATCH/time.txt" || fail "memory: verify failed"
-    rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$SCRATCH/time.txt")
-    echo "tilecode verify big.tc: max RSS ${rss} KiB ($((rss / 1024)) MiB)"
-    [ "$rss" -lt $((64 * 1024)) ] || fail "memory: verify max RSS ${rss} KiB >= 64 MiB"
+    local rss rec t
+    # With and without recovery (without it every chunk is a stripe of its own), on every
+    # core and on one thread.
+    for rec in 2 0; do
+        rm -f "$SCRATCH/big.tc"
+        head -c $((1 << 30)) /dev/zero | "$TC" encode --recovery "$rec" -o "$SCRATCH/big.tc" -q
+        echo "stream, --recovery $rec: $(stat -c %s "$SCRATCH/big.tc") bytes"
+        for t in 0 1; do
+            /usr/bin/time -v "$TC" decode "$SCRATCH/big.tc" -o /dev/null -q --threads "$t" \
+                2> "$SCRATCH/time.txt" || fail "memory: decode failed"
+            rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$SCRATCH/time.txt")
+            echo "tilecode decode big.tc -o /dev/null --threads $t: max RSS ${rss} KiB ($((rss / 1024)) MiB), wall $(awk -F': ' '/Elapsed/ { print $2 }' "$SCRATCH/time.txt")"
+            [ "$rss" -lt $((64 * 1024)) ] || fail "memory: max RSS ${rss} KiB >= 64 MiB (--recovery $rec, --threads $t)"
+            /usr/bin/time -v "$TC" verify "$SCRATCH/big.tc" -q --threads "$t" 2> "$SCRATCH/time.txt" \
+                || fail "memory: verify failed"
+            rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$SCRATCH/time.txt")
+            echo "tilecode verify big.tc --threads $t: max RSS ${rss} KiB ($((rss / 1024)) MiB)"
+            [ "$rss" -lt $((64 * 1024)) ] || fail "memory: verify max RSS ${rss} KiB >= 64 MiB (--recovery $rec, --threads $t)"
+        done
+    done
     rm -f "$SCRATCH/big.tc" "$SCRATCH/time.txt"
 }
 

@@ -212,6 +212,49 @@ fn decoding_ahead_stops_at_damage_and_resumes_after_it() {
     }
 }
 
+#[test]
+fn the_adapter_hands_out_a_batch_at_a_time_on_several_threads() {
+    // Bounded memory: the `Decoder` holds a batch of chunks decoded ahead, not the stream.
+    // Without recovery every chunk is a stripe of its own, and decoding ahead once ran on
+    // from one batch into the next until the stream ended (a 256 MiB file decoded with two
+    // threads held all of it: 275 MB resident).
+    for recovery in [0.0, stream::DEFAULT_RECOVERY] {
+        let o = Options {
+            chunk_size: 4000,
+            stream_id: Some(6),
+            recovery,
+            ..Options::new("alien:9x9".parse().unwrap(), 64)
+        };
+        let data = payload(4000 * 500 + 9, 6);
+        let enc = stream::encode(&data, &o).unwrap().to_vec();
+        for threads in [1, 2, 4] {
+            let mut dec = Decoder::new(&enc[..]).unwrap().threads(threads);
+            let (mut out, mut most) = (Vec::new(), 0);
+            loop {
+                let b = dec.fill_buf().unwrap();
+                if b.is_empty() {
+                    break;
+                }
+                most = most.max(b.len());
+                out.extend_from_slice(b);
+                let n = b.len();
+                dec.consume(n);
+            }
+            assert!(out == data, "{recovery} % recovery, {threads} threads");
+            // A batch on several threads is 8 small chunks a thread; a stripe's data
+            // chunks come out together.
+            let stripe = stream::stripe::Plan::for_percent(recovery, 4000)
+                .unwrap()
+                .map_or(1, |p| p.stripe);
+            let bound = 4000 * (8 * threads).max(stripe);
+            assert!(
+                most <= bound,
+                "{recovery} % recovery, {threads} threads: {most} bytes at once (at most {bound})"
+            );
+        }
+    }
+}
+
 fn tilecode() -> Command {
     Command::cargo_bin("tilecode").unwrap()
 }

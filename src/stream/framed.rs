@@ -216,7 +216,12 @@ impl FramedDecoder {
             if self.ahead.front().is_some_and(|d| d.at() != at) {
                 self.ahead.clear();
             }
-            if self.workers.threads() > 1 && self.ahead.is_empty() && at == self.expected_at {
+            // Not once the stripe has its every data chunk: the frame at the cursor then
+            // closes it, and decoding ahead past it would keep the step from returning (a
+            // stream without recovery, one chunk a stripe, was decoded whole into `out`).
+            let open = self.next() < self.base + self.stripe_len();
+            if self.workers.threads() > 1 && self.ahead.is_empty() && open && at == self.expected_at
+            {
                 self.decode_ahead(src, out)?;
             }
             let buf = src.peek(FRAME)?;
