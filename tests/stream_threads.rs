@@ -260,6 +260,57 @@ fn tilecode() -> Command {
 }
 
 #[test]
+fn the_cli_encoder_reading_on_its_own_threads_gives_the_librarys_stream() {
+    // On several threads the CLI's encoder reads its input in buffers of 104 chunks of
+    // 10 000 bytes, the next one while the current one is encoded: inputs of no, one and
+    // several buffers, ending inside a buffer and exactly at one's end, from a pipe and
+    // from a file.
+    let buffer = 104 * 10_000;
+    let dir = tempfile::tempdir().unwrap();
+    for (i, len) in [
+        0,
+        5,
+        buffer,
+        2 * buffer,
+        2 * buffer + 1,
+        3 * buffer - 1,
+        5 * buffer + buffer / 2,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let data = payload(len, 30 + i as u64);
+        let file = dir.path().join(format!("in{i}"));
+        std::fs::write(&file, &data).unwrap();
+        for threads in ["1", "2", "3"] {
+            for from_file in [false, true] {
+                let mut cmd = tilecode();
+                cmd.args(["encode", "--quiet", "--chunk-size", "10000", "-T", threads]);
+                if from_file {
+                    cmd.arg(&file).args(["-o", "-"]);
+                } else {
+                    cmd.write_stdin(data.clone());
+                }
+                let out = cmd.assert().success().get_output().stdout.clone();
+                let what = format!("{len} bytes, {threads} threads, from a file: {from_file}");
+                if from_file {
+                    // The stream records the file's name and times: decoded, it is the file.
+                    let (dec, rep) = stream::decode(&out).unwrap();
+                    assert!(dec[..] == data[..] && rep.checksum_ok, "{what}");
+                    continue;
+                }
+                let o = Options {
+                    stream_id: Some(stream::read_header(&out).unwrap().stream_id),
+                    chunk_size: 10_000,
+                    ..Options::default()
+                };
+                assert!(stream::encode(&data, &o).unwrap() == out, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_cli_gives_the_same_stream_and_report_for_every_thread_count() {
     let data = payload(3_000_000, 21);
     for recovery in ["0", "2"] {

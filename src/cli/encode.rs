@@ -1,7 +1,8 @@
 //! `tilecode encode`: protect a file or a pipe with an error-correcting code.
 
 use super::fileio::{
-    BUF_SIZE, ReadAhead, Sink, Source, is_stdout, note_terminal_input, refuse_terminal_output,
+    BUF_SIZE, Block, ReadAhead, Sink, Source, is_stdout, note_terminal_input,
+    refuse_terminal_output,
 };
 use super::progress;
 use anyhow::{Context, bail};
@@ -104,10 +105,16 @@ pub fn default_output(input: &Path) -> PathBuf {
 
 /// Copies `input` through an encoder into `out`; returns the bytes read and the writer.
 ///
-/// Input is read ahead on a thread in whole chunks, so the encoder encodes straight from those
-/// buffers (no gathering copy) while the next ones are being read; each buffer holds at least
-/// a batch of chunks for the encoder's threads ([`Options::threads`]).
-pub fn encode_stream<W: Write>(
+/// The encoder encodes straight from buffers of whole chunks (no gathering copy) while the
+/// next buffer is being read; each buffer holds at least a batch of chunks for the
+/// encoder's threads ([`Options::threads`]). On one thread the input is read ahead on a
+/// thread of its own ([`ReadAhead`]). On several, one of the encoder's threads reads the
+/// next buffer and then joins in encoding the current one ([`parallel::Workers::join`]):
+/// a reading thread beside them made three busy threads on two cores (0.66-0.72x the
+/// speed of `cat` for a cached 256 MiB file, against 0.82-0.87x on one thread; where the
+/// file's pages were cheap to read, 0.39x against 0.34x; docs/benchmarks.md, "The CLI's
+/// encoder reads on its own threads").
+pub fn encode_stream<W: Write + Send>(
     input: Box<dyn Read + Send>,
     out: W,
     opts: &Options,
@@ -118,17 +125,62 @@ pub fn encode_stream<W: Write>(
     // encoder. Five encodes of a cached 256 MiB file to /dev/null on two threads took
     // 44-47 ms each this way, 60-64 ms with buffers of the encoder's batch (12.6 MiB).
     let chunk = enc.chunk_size();
-    let batch = parallel::Workers::new(opts.threads).batch_of(chunk);
-    let mut input = ReadAhead::new(input, chunk * (BUF_SIZE / chunk).max(batch), 3);
-    let mut total = 0u64;
-    while let Some(buf) = input.next_buf() {
-        let buf = buf.context("cannot read the input")?;
-        total += buf.len() as u64;
-        enc.write_all(&buf).context("cannot write the output")?;
-        input.recycle(buf);
-    }
+    let workers = parallel::Workers::new(opts.threads);
+    let size = chunk * (BUF_SIZE / chunk).max(workers.batch_of(chunk));
+    let total = if workers.threads() == 1 {
+        let mut input = ReadAhead::new(input, size, 3);
+        let mut total = 0u64;
+        while let Some(buf) = input.next_buf() {
+            let buf = buf.context("cannot read the input")?;
+            total += buf.len() as u64;
+            enc.write_all(&buf).context("cannot write the output")?;
+            input.recycle(buf);
+        }
+        total
+    } else {
+        encode_sharing(input, &mut enc, size, &workers)?
+    };
     let out = enc.finish().context("cannot write the output")?;
     Ok((total, out))
+}
+
+/// The input read in buffers of `size` bytes and encoded, the next buffer read while the
+/// current one is encoded, both on the encoder's threads (`workers`); returns the bytes
+/// read. Bytes read before an error are encoded before it is returned, as with
+/// [`ReadAhead`].
+fn encode_sharing<W: Write + Send>(
+    mut input: Box<dyn Read + Send>,
+    enc: &mut Encoder<W>,
+    size: usize,
+    workers: &parallel::Workers,
+) -> anyhow::Result<u64> {
+    let (mut cur, mut next) = (Block::new(size), Block::new(size));
+    let mut error = cur.fill(&mut *input, 0, size);
+    let mut total = 0u64;
+    while !cur.is_empty() {
+        let more = cur.len() == size && error.is_none();
+        let (read, wrote) = workers.join(
+            || match more {
+                true => next.fill(&mut *input, total + size as u64, size),
+                false => {
+                    next.clear();
+                    None
+                }
+            },
+            || enc.write_all(&cur),
+        );
+        wrote.context("cannot write the output")?;
+        total += cur.len() as u64;
+        if let Some(e) = error {
+            return Err(e).context("cannot read the input");
+        }
+        error = read;
+        std::mem::swap(&mut cur, &mut next);
+    }
+    match error {
+        Some(e) => Err(e).context("cannot read the input"),
+        None => Ok(total),
+    }
 }
 
 /// Counts the bytes written through it.

@@ -275,12 +275,39 @@ pub struct Block {
 
 impl Block {
     /// An empty block for up to `size` bytes.
-    fn new(size: usize) -> Block {
+    pub fn new(size: usize) -> Block {
         Block {
             mem: vec![0u8; size + PAGE],
             start: 0,
             len: 0,
         }
+    }
+
+    /// Empties the block.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Fills the block with the next `size` bytes of `input`, those from offset `pos` on
+    /// (fewer at its end); returns the error that stopped it, after which the block holds
+    /// what was read before it.
+    pub fn fill(&mut self, input: &mut dyn Read, pos: u64, size: usize) -> Option<io::Error> {
+        let space = self.space(pos, size);
+        let mut got = 0;
+        let mut error = None;
+        while got < size {
+            match input.read(&mut space[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        self.len = got;
+        error
     }
 
     /// Up to `size` bytes of space for the input from offset `pos` on, congruent to it
@@ -336,21 +363,8 @@ impl ReadAhead {
                         Err(_) => return,
                     }
                 };
-                let space = buf.space(pos, size);
-                let mut got = 0;
-                let mut error = None;
-                while got < size {
-                    match input.read(&mut space[got..]) {
-                        Ok(0) => break,
-                        Ok(n) => got += n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => {
-                            error = Some(e);
-                            break;
-                        }
-                    }
-                }
-                buf.len = got;
+                let error = buf.fill(&mut *input, pos, size);
+                let got = buf.len;
                 pos += got as u64;
                 let last = got < size;
                 if got > 0 && full_tx.send(Ok(buf)).is_err() {

@@ -106,6 +106,24 @@ impl Workers {
         }
     }
 
+    /// Runs `a` and `b` side by side on the pool, `a` on the calling thread and `b` for
+    /// another to take (one after the other with one thread), and returns both results.
+    /// Jobs that `b` runs on the pool ([`Workers::run`]) are taken by the thread that ran
+    /// `a` once it is done, so the two share the threads rather than adding one: the CLI
+    /// reads the next buffer of its input as `a` while the encoder encodes the current one.
+    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        match &self.pool {
+            Some(p) => p.install(|| rayon::join(a, b)),
+            None => (a(), b()),
+        }
+    }
+
     /// Chunks in one batch: [`CHUNKS_PER_THREAD`] per thread.
     pub fn batch(&self) -> usize {
         CHUNKS_PER_THREAD * self.threads
