@@ -291,6 +291,48 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 mod tests {
     use super::*;
 
+    /// Gives `ok` bytes of a pattern in reads of at most 70 000, then fails.
+    struct Failing {
+        ok: usize,
+        at: usize,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.at == self.ok {
+                return Err(io::Error::other("the disk went away"));
+            }
+            let n = buf.len().min(70_000).min(self.ok - self.at);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = ((self.at + i) * 7 % 251) as u8;
+            }
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_ends_the_encode_with_that_error() {
+        // Inside the first buffer, in a later one, and at a buffer's end, on one thread
+        // (the read-ahead thread) and on two (reading on the encoder's threads).
+        for threads in [1, 2] {
+            let mut opts = options("alien:9x9", None, Some(10_000)).unwrap();
+            opts.threads = threads;
+            let size =
+                10_000 * (BUF_SIZE / 10_000).max(parallel::Workers::new(threads).batch_of(10_000));
+            for ok in [5, 2 * size + 12_345, 2 * size] {
+                let input = Box::new(Failing { ok, at: 0 });
+                let e = encode_stream(input, Vec::new(), &opts).unwrap_err();
+                assert_eq!(
+                    e.to_string(),
+                    "cannot read the input",
+                    "{threads} threads, {ok}"
+                );
+                assert_eq!(e.root_cause().to_string(), "the disk went away");
+            }
+        }
+    }
+
     #[test]
     fn default_output_appends_tc() {
         assert_eq!(
