@@ -129,11 +129,17 @@ impl EncodeCore {
     /// bench` rounds; at 5 %, 0.47 / 0.49 to 0.46 / 0.46 in 6); on one thread they fell
     /// from 0.66 / 0.715 to 0.58 / 0.60 (the copy costs more than it saves), so one thread
     /// keeps ordinary stores. Streaming the decoder's output the same way gained nothing
-    /// (docs/benchmarks.md).
+    /// (docs/benchmarks.md). Not for chunks whose payload the codec itself streams
+    /// ([`Codec::streams_chunks`]: deep and in-order chunks, from `D = 512` on for most
+    /// codes): their payload went into the staging buffer with streaming stores and came
+    /// back from memory, and two threads encoded slower than one (alien:5x5 at `D = 32768`
+    /// 0.52 against 0.73 without the stage, secded:72 0.55 against 1.06 of one core's
+    /// memcpy; docs/benchmarks.md, "Two threads through the CLI").
     fn streams(&self) -> bool {
         self.kept
             && self.workers.threads() > 1
             && self.codec.layout.chunk_bytes <= parallel::SMALL_CHUNK
+            && !self.codec.streams_chunks()
     }
 
     fn v1(&self) -> bool {

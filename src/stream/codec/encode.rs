@@ -8,6 +8,17 @@ use crate::stream::crc;
 use crate::stream::format::{Blocks, TAIL, tail_bytes, tail_bytes_v2};
 use crate::stream::nt;
 
+/// How a chunk is encoded ([`Codec::encode_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// A chunk of one group: [`Codec::encode_deep`], the payload streamed.
+    Deep,
+    /// The thirds' groups in order, each payload copied with the copying fold (streamed).
+    InOrder,
+    /// The thirds side by side, in runs or through the fused kernels, through the cache.
+    Runs,
+}
+
 impl Codec {
     /// Encodes one group: the payload `g` (`group_data` bytes) into `o` (`group_bytes`).
     #[inline]
@@ -98,6 +109,37 @@ impl Codec {
         }
     }
 
+    /// The groups of a chunk of `len` payload bytes, and how many of them take whole
+    /// groups of payload (the others hold the rest and the tail).
+    fn direct_groups(&self, len: usize) -> (usize, usize) {
+        let l = &self.layout;
+        let groups = l.groups_for(len);
+        let area = groups * l.group_data;
+        (groups, len.min(area - l.tail(len)) / l.group_data)
+    }
+
+    /// How a chunk of `groups` groups, `third` whole groups of payload in each third, is
+    /// encoded; `wide`: its rows span several lane blocks.
+    fn encode_path(&self, groups: usize, third: usize, wide: bool) -> Path {
+        if self.deep(groups, wide) {
+            Path::Deep
+        } else if third > 0 && self.in_order(wide) {
+            Path::InOrder
+        } else {
+            Path::Runs
+        }
+    }
+
+    /// Whether a full chunk's payload is written with streaming stores (the deep path, and
+    /// groups in order with the copying fold) rather than through the cache. A staging
+    /// buffer in cache for such a chunk would be streamed into and read back from memory
+    /// ([`EncodeCore`](crate::stream::encode_core::EncodeCore) stages the others).
+    pub fn streams_chunks(&self) -> bool {
+        let (groups, direct) = self.direct_groups(self.layout.chunk_size);
+        let wide = self.layout.row_bytes > 8 * self.width;
+        self.encode_path(groups, direct / 3, wide) != Path::Runs
+    }
+
     /// Encodes one chunk (`1..=chunk_size` bytes) into `out` (exactly its encoded size) and
     /// returns its CRC-32C.
     pub fn encode_chunk(&self, data: &[u8], index: u64, out: &mut [u8]) -> u32 {
@@ -111,22 +153,22 @@ impl Codec {
         out: &mut [u8],
     ) -> u32 {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
-        let groups = self.layout.groups_for(data.len());
+        let (groups, direct) = self.direct_groups(data.len());
         debug_assert_eq!(out.len(), groups * gb);
         let area = groups * gd;
         let tail_len = self.layout.tail(data.len());
-        let direct = data.len().min(area - tail_len) / gd;
         let mut s = self.scratch::<B>();
-        if self.deep(groups, self.layout.row_bytes > 8 * B) {
-            return self.encode_deep(data, index, out, &mut s);
-        }
+        let wide = self.layout.row_bytes > 8 * B;
         // The groups of the chunk's three thirds side by side: three independent CRC chains
         // over bytes the encoder has just brought into cache, joined at the end.
         let third = direct / 3;
+        let path = self.encode_path(groups, third, wide);
+        if path == Path::Deep {
+            return self.encode_deep(data, index, out, &mut s);
+        }
         let cut = self.cuts();
         let mut c = [0u32; 3];
-        let wide = self.layout.row_bytes > 8 * B;
-        if third > 0 && self.in_order(wide) {
+        if path == Path::InOrder {
             // In order, each group's payload copied to its data rows with the CRC of its
             // third folded on the way, then its parity from the payload (still in L1).
             for (j, (g, o)) in data[..3 * third * gd]

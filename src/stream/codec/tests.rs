@@ -504,3 +504,21 @@ fn chunks_of_small_groups_match_the_per_codeword_reference() {
         }
     }
 }
+
+#[test]
+fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
+    // Where the CRC folds and the codec takes the CRC instruction (else nothing streams).
+    if !(crate::stream::crc::folding() && crate::stream::crc::Sse42::detect().is_some()) {
+        return;
+    }
+    for (spec, d, streamed) in [
+        ("alien:9x9", 64, false),   // 520-byte groups, fused kernels
+        ("alien:5x5", 512, false),  // 1 KiB groups in runs
+        ("alien:9x9", 512, true),   // 4 KiB groups in order
+        ("secded:72", 4096, true),  // 32 KiB groups in order
+        ("alien:5x5", 32768, true), // one group a chunk: the deep path
+    ] {
+        let codec = Codec::new(layout(&spec.parse().unwrap(), d), false);
+        assert_eq!(codec.streams_chunks(), streamed, "{spec} at D = {d}");
+    }
+}
