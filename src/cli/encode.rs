@@ -110,10 +110,9 @@ pub fn default_output(input: &Path) -> PathBuf {
 /// encoder's threads ([`Options::threads`]). On one thread the input is read ahead on a
 /// thread of its own ([`ReadAhead`]). On several, one of the encoder's threads reads the
 /// next buffer and then joins in encoding the current one ([`parallel::Workers::join`]):
-/// a reading thread beside them made three busy threads on two cores (0.66-0.72x the
-/// speed of `cat` for a cached 256 MiB file, against 0.82-0.87x on one thread; where the
-/// file's pages were cheap to read, 0.39x against 0.34x; docs/benchmarks.md, "The CLI's
-/// encoder reads on its own threads").
+/// a reading thread beside them made three busy threads on two cores, and a cached
+/// 256 MiB file encoded at 0.70x the speed of `cat` that way against 0.73x now (0.73 ->
+/// 0.83x without recovery; docs/benchmarks.md, "Two threads: decoding ahead bounded").
 pub fn encode_stream<W: Write + Send>(
     input: Box<dyn Read + Send>,
     out: W,

@@ -134,7 +134,7 @@ impl EncodeCore {
     /// codes): their payload went into the staging buffer with streaming stores and came
     /// back from memory, and two threads encoded slower than one (alien:5x5 at `D = 32768`
     /// 0.52 against 0.73 without the stage, secded:72 0.55 against 1.06 of one core's
-    /// memcpy; docs/benchmarks.md, "Two threads through the CLI").
+    /// memcpy; docs/benchmarks.md, "Two threads: decoding ahead bounded").
     fn streams(&self) -> bool {
         self.kept
             && self.workers.threads() > 1
