@@ -158,16 +158,15 @@ fn encode_sharing<W: Write + Send>(
     let mut total = 0u64;
     while !cur.is_empty() {
         let more = cur.len() == size && error.is_none();
-        let (read, wrote) = workers.join(
-            || match more {
-                true => next.fill(&mut *input, total + size as u64, size),
-                false => {
-                    next.clear();
-                    None
-                }
-            },
-            || enc.write_all(&cur),
-        );
+        let read_next = || {
+            if more {
+                next.fill(&mut *input, total + size as u64, size)
+            } else {
+                next.clear();
+                None
+            }
+        };
+        let (read, wrote) = workers.join(read_next, || enc.write_all(&cur));
         wrote.context("cannot write the output")?;
         total += cur.len() as u64;
         if let Some(e) = error {

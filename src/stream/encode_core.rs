@@ -132,9 +132,9 @@ impl EncodeCore {
     /// (docs/benchmarks.md). Not for chunks whose payload the codec itself streams
     /// ([`Codec::streams_chunks`]: deep and in-order chunks, from `D = 512` on for most
     /// codes): their payload went into the staging buffer with streaming stores and came
-    /// back from memory, and two threads encoded slower than one (alien:5x5 at `D = 32768`
-    /// 0.52 against 0.73 without the stage, secded:72 0.55 against 1.06 of one core's
-    /// memcpy; docs/benchmarks.md, "Two threads: decoding ahead bounded").
+    /// back from memory, and two threads encoded slower than one (without the stage,
+    /// alien:5x5 at `D = 32768` 0.42 -> 0.76 of one core's memcpy, secded:72 0.54 -> 0.89;
+    /// docs/benchmarks.md, "Two threads: decoding ahead bounded").
     fn streams(&self) -> bool {
         self.kept
             && self.workers.threads() > 1
