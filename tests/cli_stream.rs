@@ -256,6 +256,59 @@ mod encode {
     }
 
     #[test]
+    #[cfg(unix)]
+    fn decoding_into_a_device_leaves_its_mode_alone() {
+        // The stream of a file records its mode; decoding gives it to the file it creates,
+        // and never to a device written in place (`-o /dev/null` once made /dev/null
+        // `-rw-r--r--`). A FIFO stands for the device here.
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let data = random_bytes(50_000, 8);
+        let input = write(&dir, "orig", &data);
+        fs::set_permissions(&input, fs::Permissions::from_mode(0o600)).unwrap();
+        let e = tilecode()
+            .arg("encode")
+            .arg(&input)
+            .args(["-o", "-", "-q"])
+            .assert()
+            .success();
+        let stream = write(&dir, "orig.tc", &e.get_output().stdout);
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .args(["-m", "0662"])
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let f = fifo.clone();
+            std::thread::spawn(move || fs::read(f).unwrap())
+        };
+        tilecode()
+            .arg("decode")
+            .arg(&stream)
+            .arg("-o")
+            .arg(&fifo)
+            .arg("-q")
+            .assert()
+            .success();
+        assert_eq!(reader.join().unwrap(), data);
+        let mode = fs::metadata(&fifo).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o662, "the FIFO keeps its own mode");
+        let out = dir.path().join("out");
+        tilecode()
+            .arg("decode")
+            .arg(&stream)
+            .arg("-o")
+            .arg(&out)
+            .arg("-q")
+            .assert()
+            .success();
+        let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o600, "a decoded file gets the original's mode");
+    }
+
+    #[test]
     fn bad_code_and_depth_are_usage_errors() {
         for args in [
             &["--code", "alien:9"][..],

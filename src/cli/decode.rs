@@ -156,9 +156,8 @@ fn decode(args: Args, seen: &mut Option<(Report, Header)>) -> anyhow::Result<Exi
     let title = format!("tilecode decode: {} -> {to}", source.display());
     print_report(&title, &rep, dec.header(), args.json, false, args.quiet);
     if code == EXIT_OK || args.keep_damaged {
-        sink.commit()?;
-        if let (Some(d), Some(meta)) = (&dest, dec.metadata()) {
-            restore_metadata(d, meta);
+        if let (Some(file), Some(meta)) = (sink.commit()?, dec.metadata()) {
+            restore_metadata(&file, meta);
         }
         if code != EXIT_OK && !args.quiet && !args.json {
             eprintln!("tilecode: damaged output kept in {to}");

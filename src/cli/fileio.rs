@@ -103,7 +103,10 @@ pub fn refuse_terminal_output(to_stdout: bool, force: bool) -> anyhow::Result<()
 }
 
 /// Gives a decoded file the mode and modification time its stream records (best effort:
-/// an error here does not undo the decode, it is printed as a warning).
+/// an error here does not undo the decode, it is printed as a warning). Only for a file the
+/// decoder created ([`Sink::commit`]): never for a device such as `/dev/null`, whose mode
+/// was once set to the original file's (`-rw-r--r--`, and no user but root could write to
+/// it any more).
 pub fn restore_metadata(dest: &Path, meta: &tilecode::stream::Metadata) {
     #[cfg(unix)]
     if let Some(mode) = meta.mode {
@@ -232,8 +235,9 @@ impl Sink {
         &mut self.writer
     }
 
-    /// Flushes, and for a file renames the temporary file to its final name.
-    pub fn commit(mut self) -> anyhow::Result<()> {
+    /// Flushes, and for a file renames the temporary file to its final name; returns that
+    /// name (`None` for standard output and devices, which are written in place).
+    pub fn commit(mut self) -> anyhow::Result<Option<PathBuf>> {
         self.writer.flush().context("cannot write the output")?;
         if let Target::File { tmp, dest, done } = &mut self.target {
             fs::rename(&*tmp, &*dest).with_context(|| {
@@ -241,8 +245,9 @@ impl Sink {
             })?;
             super::signals::forget(tmp);
             *done = true;
+            return Ok(Some(dest.clone()));
         }
-        Ok(())
+        Ok(None)
     }
 }
 
