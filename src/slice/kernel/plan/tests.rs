@@ -181,3 +181,64 @@ fn strips_fit_the_budget() {
         }
     }
 }
+
+/// The whole-row kernel with its rows in cache, against a copy of the same rows in cache:
+/// GB/s of data rows, best of 7 runs of 64 MiB each (docs/benchmarks.md, "The whole-row
+/// kernel in cache").
+/// `cargo test --release --lib whole_row_kernel_in_cache -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement, not a check"]
+fn whole_row_kernel_in_cache() {
+    let avx2 = crate::cpu::Avx2::detect();
+    for rb in [512, 4096] {
+        for spec in [
+            "alien:3x3",
+            "alien:5x5",
+            "alien:9x9",
+            "alien:17x17",
+            "alien:33x33",
+            "alien:4x9",
+            "secded:16",
+            "secded:39",
+            "secded:72",
+            "hamming:137",
+            "hamming:1024",
+        ] {
+            let spec: Spec = spec.parse().unwrap();
+            let code = code::build(&spec);
+            let kernel = Kernel::for_code(code.as_ref());
+            let k = code.k();
+            let plan = Plan::for_kernel(&kernel, k);
+            let data: Vec<u8> = (0..k * rb)
+                .map(|i| ((i * 2_654_435_761) >> 7) as u8)
+                .collect();
+            let mut out = vec![0u8; plan.parity_rows() * rb];
+            let mut copy = vec![0u8; k * rb];
+            let mut acc = Vec::new();
+            let times = (64 << 20) / data.len();
+            let best = |f: &mut dyn FnMut()| {
+                (0..7)
+                    .map(|_| {
+                        let t = std::time::Instant::now();
+                        for _ in 0..times {
+                            f();
+                        }
+                        (times * data.len()) as f64 / 1e9 / t.elapsed().as_secs_f64()
+                    })
+                    .fold(0.0, f64::max)
+            };
+            let kernel_gbs = best(&mut || {
+                plan.parity(avx2, [&data, &[]], rb, &mut out, &mut acc);
+                std::hint::black_box(&out);
+            });
+            let copy_gbs = best(&mut || {
+                copy.copy_from_slice(std::hint::black_box(&data));
+                std::hint::black_box(&copy);
+            });
+            println!(
+                "{spec:>13} rows of {rb:>4} bytes, k = {k:>4}: kernel {kernel_gbs:5.1} GB/s, copy {copy_gbs:5.1} GB/s ({:.2}x)",
+                kernel_gbs / copy_gbs
+            );
+        }
+    }
+}
