@@ -94,12 +94,12 @@ memory() {
     echo "## 3. decoding a 1 GiB stream: peak resident memory"
     local rss rec t
     # With and without recovery (without it every chunk is a stripe of its own), on every
-    # core and on one thread.
+    # core (one of them the reader's), on two decoding threads and on one.
     for rec in 2 0; do
         rm -f "$SCRATCH/big.tc"
         head -c $((1 << 30)) /dev/zero | "$TC" encode --recovery "$rec" -o "$SCRATCH/big.tc" -q
         echo "stream, --recovery $rec: $(stat -c %s "$SCRATCH/big.tc") bytes"
-        for t in 0 1; do
+        for t in 0 2 1; do
             /usr/bin/time -v "$TC" decode "$SCRATCH/big.tc" -o /dev/null -q --threads "$t" \
                 2> "$SCRATCH/time.txt" || fail "memory: decode failed"
             rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$SCRATCH/time.txt")

@@ -19,8 +19,9 @@ pub struct Args {
     /// The report as one JSON object on stdout.
     #[arg(long)]
     json: bool,
-    /// Threads that decode: 0 uses every core, 1 decodes on one thread. The report is the
-    /// same for every count.
+    /// Threads that decode: 0 uses every core (one reads the input, the others decode; one
+    /// decoding thread on two cores), 1 decodes on one thread. The report is the same for
+    /// every count.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 0)]
     threads: usize,
 }
