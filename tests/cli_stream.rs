@@ -309,6 +309,42 @@ mod encode {
     }
 
     #[test]
+    fn a_full_disk_is_an_output_error_on_encode_and_decode() {
+        // `/dev/full` fails every write with ENOSPC, as a full disk does: both commands exit
+        // 1 and say that the output could not be written (decode once named only the input).
+        let full = std::path::Path::new("/dev/full");
+        if !full.exists() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let input = write(&dir, "orig", &random_bytes(5 << 20, 9));
+        let stream = dir.path().join("orig.tc");
+        tilecode()
+            .arg("encode")
+            .arg(&input)
+            .arg("-o")
+            .arg(&stream)
+            .arg("-q")
+            .assert()
+            .success();
+        for (cmd, file) in [("encode", &input), ("decode", &stream)] {
+            let a = tilecode()
+                .arg(cmd)
+                .arg(file)
+                .arg("-o")
+                .arg(full)
+                .arg("-q")
+                .assert()
+                .code(1);
+            let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+            assert!(
+                err.contains("cannot write the output") && err.contains("No space left"),
+                "{cmd}: {err}"
+            );
+        }
+    }
+
+    #[test]
     fn bad_code_and_depth_are_usage_errors() {
         for args in [
             &["--code", "alien:9"][..],

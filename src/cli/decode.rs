@@ -89,7 +89,8 @@ pub fn open_decoder(
 }
 
 /// Copies everything the decoder yields into `out`, straight from its decoded chunks;
-/// returns the bytes written.
+/// returns the bytes written. A failed write is an error of its own kind that says so
+/// ("cannot write the output: ...", as `encode` says), apart from the decoder's.
 pub fn pump<R: Read>(dec: &mut Decoder<R>, out: &mut dyn Write) -> io::Result<u64> {
     let mut total = 0u64;
     loop {
@@ -99,7 +100,8 @@ pub fn pump<R: Read>(dec: &mut Decoder<R>, out: &mut dyn Write) -> io::Result<u6
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        out.write_all(data)?;
+        out.write_all(data)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot write the output: {e}")))?;
         let n = data.len();
         dec.consume(n);
         total += n as u64;
