@@ -4,6 +4,7 @@
 use anyhow::{Context, bail};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
@@ -50,7 +51,11 @@ impl Source {
     /// Opens the input (read-only) and tells its size when it is a regular file.
     pub fn open(&self) -> anyhow::Result<(Box<dyn Read + Send>, Option<u64>)> {
         match self {
-            Source::Stdin => Ok((Box::new(io::stdin()), None)),
+            Source::Stdin => {
+                let stdin = io::stdin();
+                widen_pipe(stdin.as_fd());
+                Ok((Box::new(stdin), None))
+            }
             Source::File(p) => {
                 let f = File::open(p).with_context(|| format!("cannot open `{}`", p.display()))?;
                 let meta = f
@@ -64,6 +69,33 @@ impl Source {
             }
         }
     }
+}
+
+/// The size [`widen_pipe`] asks for: Linux's default ceiling for an unprivileged process
+/// (`/proc/sys/fs/pipe-max-size`).
+const PIPE_SIZE: i32 = 1 << 20;
+
+/// Widens the pipe behind `fd` (standard input or output) to [`PIPE_SIZE`] when it is one,
+/// so that the two processes on its ends trade megabytes rather than the default 64 KiB per
+/// wake-up. Anything else, or a refusal (a lower system limit), leaves it as it was.
+pub fn widen_pipe(fd: std::os::fd::BorrowedFd<'_>) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::FileTypeExt;
+        let is_pipe = fd
+            .try_clone_to_owned()
+            .map(File::from)
+            .and_then(|f| f.metadata())
+            .is_ok_and(|m| m.file_type().is_fifo());
+        if is_pipe {
+            // SAFETY: `fcntl` with `F_SETPIPE_SZ` takes an integer argument and only changes
+            // the pipe's capacity; `fd` is open for the whole call (it is borrowed).
+            unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_SIZE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = fd;
 }
 
 /// Where data goes: stdout, or a temporary file beside the final name that is renamed into
@@ -153,6 +185,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 impl Sink {
     /// Standard output, buffered.
     pub fn stdout() -> Sink {
+        widen_pipe(io::stdout().as_fd());
         Sink {
             writer: BufWriter::with_capacity(BUF_SIZE, Box::new(io::stdout())),
             target: Target::Stdout,
@@ -443,6 +476,37 @@ impl Drop for ReadAhead {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The capacity of the pipe behind `fd`.
+    #[cfg(target_os = "linux")]
+    fn pipe_size(fd: std::os::fd::BorrowedFd<'_>) -> i32 {
+        use std::os::fd::AsRawFd;
+        // SAFETY: `F_GETPIPE_SZ` reads the capacity of an open pipe.
+        unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ) }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn pipes_are_widened_and_files_left_alone() {
+        let (reader, writer) = io::pipe().unwrap();
+        let before = pipe_size(reader.as_fd());
+        widen_pipe(reader.as_fd());
+        let after = pipe_size(reader.as_fd());
+        // Both ends share the pipe; under a system limit below 1 MiB an unprivileged
+        // process is refused and the pipe stays as it was.
+        assert_eq!(pipe_size(writer.as_fd()), after);
+        let limit: i32 = fs::read_to_string("/proc/sys/fs/pipe-max-size")
+            .map_or(0, |s| s.trim().parse().unwrap_or(0));
+        if limit >= PIPE_SIZE {
+            assert!(after >= PIPE_SIZE, "{before} -> {after}");
+        } else {
+            assert!(after >= before, "{before} -> {after}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = File::create(dir.path().join("f")).unwrap();
+        widen_pipe(file.as_fd());
+        assert_eq!(pipe_size(file.as_fd()), -1, "a file has no pipe size");
+    }
 
     #[test]
     fn dash_and_none_are_stdin() {
