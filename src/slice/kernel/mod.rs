@@ -31,7 +31,9 @@ mod fast64;
 #[cfg(target_arch = "x86_64")]
 mod grid64;
 
-pub use block::{V, add_received, as_blocks, copy_short, store_blocks, word_blocks, word_bytes};
+pub use block::{
+    V, add_received, as_blocks, copy_short, store_blocks, store_parity, word_blocks, word_bytes,
+};
 use block::{blocks, blocks_mut};
 pub use plan::Plan;
 use rows::{Rows, grid, hamming_row};
@@ -503,7 +505,7 @@ impl Kernel {
             prefetch::write(o.as_ptr(), gb);
             let (od, op) = o.split_at_mut(gd);
             self.parity_body::<B, true>(g, od, par, scratch);
-            store_blocks(par, op);
+            store_parity(par, op);
         }
     }
 

@@ -115,5 +115,20 @@ fn short_copies_and_block_stores_match_the_plain_ones() {
         store_blocks(as_blocks(&words), &mut got);
         let want: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         assert_eq!(got, want, "{rows} words");
+        let mut parity = vec![0u8; 8 * rows];
+        store_parity(as_blocks(&words), &mut parity);
+        assert_eq!(parity, want, "{rows} parity words");
+        let mut blocks = vec![0u8; 16 * rows];
+        store_parity(&vs, &mut blocks);
+        assert_eq!(blocks, got_blocks(&vs), "{rows} parity blocks");
     }
+}
+
+/// Lane blocks as `V::store` writes them, one after the other.
+fn got_blocks<const B: usize>(vs: &[V<B>]) -> Vec<u8> {
+    let mut out = vec![0u8; 8 * B * vs.len()];
+    for (v, d) in vs.iter().zip(out.chunks_exact_mut(8 * B)) {
+        v.store(d);
+    }
+    out
 }

@@ -2,7 +2,7 @@
 //! that streams a one-group chunk past the caches.
 
 use super::{Codec, Scratch, fill_region, thirds};
-use crate::slice::kernel::{as_blocks, store_blocks};
+use crate::slice::kernel::{as_blocks, store_blocks, store_parity};
 use crate::slice::prefetch;
 use crate::stream::crc;
 use crate::stream::format::{Blocks, TAIL, tail_bytes, tail_bytes_v2};
@@ -45,7 +45,7 @@ impl Codec {
                 &mut s.par,
                 &mut s.kernel,
             );
-            store_blocks(&s.par, opar);
+            store_parity(&s.par, opar);
             return;
         }
         odata.copy_from_slice(&g[..gd]);
@@ -183,7 +183,7 @@ impl Codec {
                     self.parity_of_rows([g, &[]], opar, &mut s);
                 } else {
                     self.block_parity(g, &mut s);
-                    store_blocks(&s.par, opar);
+                    store_parity(&s.par, opar);
                 }
             }
         } else if third > 0 {
