@@ -142,10 +142,10 @@ pub fn store_blocks<const B: usize>(vs: &[V<B>], dst: &mut [u8]) {
 }
 
 /// [`store_blocks`] for the parity rows a lane-block kernel has just written into `vs`. Up
-/// to [`WORD_BY_WORD`] single words (the smallest codes at `D = 64`) are read back one at a
+/// to six single words (`WORD_BY_WORD`: the smallest codes at `D = 64`) are read back one at a
 /// time: the kernel stored them word by word, and a 16-byte load over two such stores
 /// waits for both to reach the cache (a quarter of alien:3x3's kernel time was that load;
-/// word by word its encode ran 10-15 % faster: docs/benchmarks.md, "Parity words of the
+/// word by word its encode ran 15-20 % faster: docs/benchmarks.md, "Parity words of the
 /// smallest codes").
 #[inline(always)]
 pub fn store_parity<const B: usize>(vs: &[V<B>], dst: &mut [u8]) {
