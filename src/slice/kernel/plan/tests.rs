@@ -183,8 +183,8 @@ fn strips_fit_the_budget() {
 }
 
 /// The whole-row kernel with its rows in cache, against a copy of the same rows in cache:
-/// GB/s of data rows, best of 7 runs of 64 MiB each (docs/benchmarks.md, "The whole-row
-/// kernel in cache").
+/// GB/s of data rows, best of 7 runs of 64 MiB each (docs/benchmarks.md, "Where the
+/// low-rate codes' time goes: the whole-row kernel in cache").
 /// `cargo test --release --lib whole_row_kernel_in_cache -- --ignored --nocapture`
 #[test]
 #[ignore = "a measurement, not a check"]
