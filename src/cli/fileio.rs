@@ -77,22 +77,16 @@ const PIPE_SIZE: i32 = 1 << 20;
 
 /// Widens the pipe behind `fd` (standard input or output) to [`PIPE_SIZE`] when it is one,
 /// so that the two processes on its ends trade megabytes rather than the default 64 KiB per
-/// wake-up. Anything else, or a refusal (a lower system limit), leaves it as it was.
+/// wake-up. On anything else the call fails and changes nothing, as it does under a lower
+/// system limit; the failure is ignored.
 pub fn widen_pipe(fd: std::os::fd::BorrowedFd<'_>) {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
-        use std::os::unix::fs::FileTypeExt;
-        let is_pipe = fd
-            .try_clone_to_owned()
-            .map(File::from)
-            .and_then(|f| f.metadata())
-            .is_ok_and(|m| m.file_type().is_fifo());
-        if is_pipe {
-            // SAFETY: `fcntl` with `F_SETPIPE_SZ` takes an integer argument and only changes
-            // the pipe's capacity; `fd` is open for the whole call (it is borrowed).
-            unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_SIZE) };
-        }
+        // SAFETY: `fcntl` with `F_SETPIPE_SZ` takes an integer argument and only changes a
+        // pipe's capacity (other files refuse it); `fd` is open for the whole call (it is
+        // borrowed).
+        unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_SIZE) };
     }
     #[cfg(not(target_os = "linux"))]
     let _ = fd;
