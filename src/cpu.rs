@@ -80,6 +80,19 @@ impl Avx2 {
     }
 }
 
+/// Evidence that the CPU has AVX-512 F (and with it AVX2), taken from [`features`] (the only
+/// way to build one).
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// The evidence when the CPU has AVX-512 F and AVX2.
+    pub fn detect() -> Option<Avx512> {
+        let f = features();
+        (cfg!(target_arch = "x86_64") && f.avx512f && f.avx2).then_some(Avx512(()))
+    }
+}
+
 /// Kernels written once in portable Rust and run compiled for AVX2 where the CPU has it.
 ///
 /// For each `fn name<const ...>(args) -> R = body;` it defines `name(avx2, args) -> R`, with

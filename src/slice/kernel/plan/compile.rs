@@ -134,6 +134,7 @@ impl Plan {
                 first: rows.start,
                 len: rows.len(),
                 sinks: first..self.sinks.len(),
+                consecutive: consecutive(&self.others[rows.clone()]),
             });
         }
         self.program.clear();
@@ -155,10 +156,23 @@ impl Plan {
                     first: 0,
                     len: 0,
                     sinks: 0..0,
+                    consecutive: None,
                 });
             }
             *o = id(*o);
         }
         self.accs = count as usize;
     }
+}
+
+/// `Some((base, fresh))` when the others of a run's rows are the accumulators `base, base + 1,
+/// ...` in order and all `fresh` or none ([`Run::consecutive`](super::Run)).
+fn consecutive(others: &[Other]) -> Option<(u16, bool)> {
+    let first = others.first()?;
+    let in_order = others.iter().enumerate().all(|(i, o)| {
+        first.acc != NONE
+            && usize::from(o.acc) == usize::from(first.acc) + i
+            && o.fresh == first.fresh
+    });
+    in_order.then_some((first.acc, first.fresh))
 }

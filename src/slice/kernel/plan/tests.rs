@@ -5,9 +5,17 @@ use crate::code::{self, Spec};
 use crate::slice::kernel::V;
 use rand::{RngCore, SeedableRng};
 
+/// Every build of the executor this CPU runs: portable, AVX2, AVX-512.
+fn builds() -> Vec<Build> {
+    let mut builds = vec![Build::Portable];
+    builds.extend(Avx2::detect().map(Build::Avx2));
+    builds.extend(crate::cpu::Avx512::detect().map(Build::Avx512));
+    builds
+}
+
 /// Every family and many widths: the plan's parity rows equal the lane-block kernel's,
 /// block by block, on random rows of 8 to 520 bytes split anywhere between the two
-/// parts, portable and with AVX2.
+/// parts, in every build.
 #[test]
 fn plans_match_the_lane_block_kernels() {
     let mut specs: Vec<Spec> = Vec::new();
@@ -34,7 +42,7 @@ fn plans_match_the_lane_block_kernels() {
         let (k, r) = (code.k(), code.n() - code.k());
         let plan = Plan::for_kernel(&kernel, k);
         assert_eq!((plan.data_rows(), plan.parity_rows()), (k, r), "{spec}");
-        for rb in [8, 64, 72, 520] {
+        for rb in [8, 64, 72, 392, 520] {
             let mut data = vec![0u8; k * rb];
             rng.fill_bytes(&mut data);
             // The lane-block kernel, one word (lane block of B = 1) at a time.
@@ -52,11 +60,11 @@ fn plans_match_the_lane_block_kernels() {
                 }
             }
             let split = (rng.next_u32() as usize % (k + 1)) * rb;
-            for avx2 in [None, Avx2::detect()] {
+            for build in builds() {
                 let mut got = vec![0xA5u8; r * rb];
                 let rows = [&data[..split], &data[split..]];
-                plan.parity(avx2, rows, rb, &mut got, &mut acc);
-                assert_eq!(got, want, "{spec} rb {rb} split {split}");
+                plan.parity_in(build, rows, rb, &mut got, &mut acc);
+                assert_eq!(got, want, "{spec} rb {rb} split {split} {build:?}");
             }
         }
     }
@@ -121,21 +129,21 @@ fn compiled_plans_mean_what_they_say() {
         let spec = b.plan.clone();
         b.plan.compile();
         let plan = b.plan;
-        for rb in [8, 40, 128, 200, 520] {
+        for rb in [8, 40, 128, 200, 328, 392, 520] {
             let mut data = vec![0u8; rows * rb];
             rng_fill(&mut data, case as u64 * 7 + rb as u64);
             let want = literal(&spec, &data, rb);
-            for avx2 in [None, Avx2::detect()] {
+            for build in builds() {
                 let mut got = vec![0xA5u8; want.len()];
                 let split = rows / 2 * rb;
-                plan.parity(
-                    avx2,
+                plan.parity_in(
+                    build,
                     [&data[..split], &data[split..]],
                     rb,
                     &mut got,
                     &mut acc,
                 );
-                assert_eq!(got, want, "case {case} rb {rb}: {spec:?}");
+                assert_eq!(got, want, "case {case} rb {rb} {build:?}: {spec:?}");
                 // The syndrome: the parity plus rows received, and the OR of its words.
                 let mut received = vec![0u8; want.len()];
                 rng_fill(&mut received, case as u64 * 11 + rb as u64);
@@ -147,8 +155,8 @@ fn compiled_plans_mean_what_they_say() {
                     }
                 }
                 let mut any = vec![0u64; rb / 8];
-                plan.syndrome(
-                    avx2,
+                plan.syndrome_in(
+                    build,
                     [&data[..split], &data[split..]],
                     &received,
                     rb,
@@ -156,8 +164,11 @@ fn compiled_plans_mean_what_they_say() {
                     &mut any,
                     &mut acc,
                 );
-                assert_eq!(got, syn, "syndrome, case {case} rb {rb}: {spec:?}");
-                assert_eq!(any, any_want, "any, case {case} rb {rb}");
+                assert_eq!(
+                    got, syn,
+                    "syndrome, case {case} rb {rb} {build:?}: {spec:?}"
+                );
+                assert_eq!(any, any_want, "any, case {case} rb {rb} {build:?}");
             }
         }
     }
@@ -174,10 +185,12 @@ fn strips_fit_the_budget() {
         let code = code::build(&spec);
         let plan = Plan::for_kernel(&Kernel::for_code(code.as_ref()), code.k());
         for rb in [8, 64, 512, 4096, 8192] {
-            let w = plan.strip(rb);
-            assert!(w <= rb && w > 0, "{spec} {rb} {w}");
-            assert!(w == rb || w.is_multiple_of(64), "{spec} {rb} {w}");
-            assert!(w * plan.accs <= STRIP_BUDGET.max(64 * plan.accs));
+            for lane in [128, 256] {
+                let w = plan.strip(rb, lane);
+                assert!(w <= rb && w > 0, "{spec} {rb} {w}");
+                assert!(w == rb || w.is_multiple_of(lane), "{spec} {rb} {w}");
+                assert!(w * plan.accs <= STRIP_BUDGET.max(lane * plan.accs));
+            }
         }
     }
 }
