@@ -25,31 +25,50 @@ pub const MIN: usize = 4096;
 /// the caches.
 pub fn copy(dst: &mut [u8], src: &[u8]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
-    #[cfg(target_arch = "x86_64")]
     if dst.len() >= MIN {
-        let head = (dst.as_ptr() as usize).wrapping_neg() & 63;
-        let body = (dst.len() - head) & !63;
-        let (d0, rest) = dst.split_at_mut(head);
-        let (d1, d2) = rest.split_at_mut(body);
-        d0.copy_from_slice(&src[..head]);
-        stream_lines(d1, &src[head..head + body]);
-        d2.copy_from_slice(&src[head + body..]);
+        stream(dst, src);
+        fence();
         return;
     }
     dst.copy_from_slice(src);
 }
 
-/// Streams the 64-byte lines `src` into `dst`, which starts at a multiple of 64, then
-/// fences the stores.
-#[cfg(target_arch = "x86_64")]
-fn stream_lines(dst: &mut [u8], src: &[u8]) {
-    debug_assert!((dst.as_ptr() as usize).is_multiple_of(64) && dst.len().is_multiple_of(64));
-    let (d, _) = dst.as_chunks_mut::<64>();
-    for (d, s) in d.iter_mut().zip(src.chunks_exact(64)) {
-        stream_line(d, s);
+/// Copies `src` into `dst` (the same length): on x86-64 the whole 64-byte lines of `dst`
+/// with non-temporal stores, the bytes before the first and after the last with ordinary
+/// ones. The stores are not fenced: a loop of such copies calls [`fence`] once after the
+/// last, before the bytes go to another thread.
+pub fn stream(dst: &mut [u8], src: &[u8]) {
+    assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let head = ((dst.as_ptr() as usize).wrapping_neg() & 63).min(dst.len());
+        let body = (dst.len() - head) & !63;
+        let (d0, rest) = dst.split_at_mut(head);
+        let (d1, d2) = rest.split_at_mut(body);
+        d0.copy_from_slice(&src[..head]);
+        for (d, s) in d1
+            .as_chunks_mut::<64>()
+            .0
+            .iter_mut()
+            .zip(src[head..].chunks_exact(64))
+        {
+            stream_line(d, s);
+        }
+        d2.copy_from_slice(&src[head + body..]);
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    dst.copy_from_slice(src);
+}
+
+/// Orders the non-temporal stores made so far before every later store (`sfence`; nothing
+/// elsewhere than x86-64).
+#[inline]
+pub fn fence() {
     // SAFETY: SSE2 is part of x86-64.
-    unsafe { std::arch::x86_64::_mm_sfence() };
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
 }
 
 /// Writes the 64 bytes `s` into the line `d` (at a multiple of 64) with non-temporal
@@ -98,7 +117,9 @@ pub fn chain(len: usize) -> usize {
 pub fn copy_crc3(sse42: Option<Sse42>, dst: &mut [u8], src: &[u8]) -> (usize, [u32; 3]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     if src.len() >= MIN && crc::folding() {
-        return (0, [0, 0, crc::copy_append(0, dst, src)]);
+        let c = crc::copy_append(0, dst, src);
+        fence();
+        return (0, [0, 0, c]);
     }
     let t = chain(src.len());
     #[cfg(target_arch = "x86_64")]
@@ -155,7 +176,22 @@ mod tests {
     fn copies_any_length_at_any_alignment() {
         let src: Vec<u8> = (0..20_000u32).map(|i| (i * 31 + i / 7) as u8).collect();
         let mut dst = vec![0u8; 20_200];
-        for len in [0, 1, 63, MIN - 1, MIN, MIN + 1, 8191, 12_345, 20_000] {
+        for len in [
+            0,
+            1,
+            63,
+            64,
+            65,
+            127,
+            256,
+            300,
+            MIN - 1,
+            MIN,
+            MIN + 1,
+            8191,
+            12_345,
+            20_000,
+        ] {
             for (s, d) in [(0, 0), (1, 0), (0, 1), (13, 37), (64, 63), (7, 64)] {
                 if s + len > src.len() || d + len > dst.len() {
                     continue;
@@ -174,6 +210,10 @@ mod tests {
                 };
                 dst.fill(0xA5);
                 copy(&mut dst[d..d + len], &src[s..s + len]);
+                copied(&dst);
+                dst.fill(0xA5);
+                stream(&mut dst[d..d + len], &src[s..s + len]);
+                fence();
                 copied(&dst);
                 // The same with the CRC taken on the way.
                 let shift = |n: usize| crate::stream::crc::Shift::new(n);

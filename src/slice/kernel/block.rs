@@ -127,18 +127,22 @@ pub fn store_blocks<const B: usize>(vs: &[V<B>], dst: &mut [u8]) {
         "a block's bytes for every block"
     );
     #[cfg(target_endian = "little")]
-    {
-        // SAFETY: `V<B>` is `repr(transparent)` over `[u64; B]`, which has no padding, and any
-        // byte is a valid `u8`; the slice covers exactly the blocks' memory.
-        let src = unsafe {
-            std::slice::from_raw_parts(vs.as_ptr().cast::<u8>(), std::mem::size_of_val(vs))
-        };
-        copy_short(dst, src);
-    }
+    copy_short(dst, block_bytes(vs));
     #[cfg(not(target_endian = "little"))]
     for (v, d) in vs.iter().zip(dst.chunks_exact_mut(8 * B)) {
         v.store(d);
     }
+}
+
+/// Lane blocks as the bytes [`store_blocks`] writes: on a little-endian target, their
+/// memory as it is.
+#[cfg(target_endian = "little")]
+#[inline(always)]
+pub fn block_bytes<const B: usize>(vs: &[V<B>]) -> &[u8] {
+    // SAFETY: `V<B>` is `repr(transparent)` over `[u64; B]`, which has no padding, and any
+    // byte is a valid `u8`; the slice covers exactly the blocks' memory and borrows it for as
+    // long as `vs`.
+    unsafe { std::slice::from_raw_parts(vs.as_ptr().cast::<u8>(), std::mem::size_of_val(vs)) }
 }
 
 /// [`store_blocks`] for the parity rows a lane-block kernel has just written into `vs`. Up

@@ -31,6 +31,8 @@ mod fast64;
 #[cfg(target_arch = "x86_64")]
 mod grid64;
 
+#[cfg(target_endian = "little")]
+pub use block::block_bytes;
 pub use block::{
     V, add_received, as_blocks, copy_short, store_blocks, store_parity, word_blocks, word_bytes,
 };

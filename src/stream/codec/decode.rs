@@ -8,6 +8,7 @@ use crate::slice::locate::{Key, gather_key};
 use crate::slice::prefetch;
 use crate::stream::crc::{self, Mender};
 use crate::stream::format::Blocks;
+use crate::stream::nt;
 
 /// What decoding a chunk found.
 #[derive(Debug, Default)]
@@ -430,6 +431,7 @@ impl Codec {
                 c[q] = crc::append(c[q], o);
             }
         }
+        nt::fence();
         c
     }
 

@@ -91,9 +91,10 @@ pub fn append(fold: Fold, crc: u32, data: &[u8]) -> u32 {
 
 /// [`append`] that also copies `src` into `dst` (the same length, which starts at a
 /// multiple of 64 bytes) in the same pass: each 64-byte line the fold loads is written with
-/// a non-temporal store (past the caches), the last partial line with ordinary ones, then
-/// the stores are fenced. The fold then runs in the shadow of the memory traffic instead of
-/// in a pass of its own over the copied bytes.
+/// a non-temporal store (past the caches), the last partial line with ordinary ones; the
+/// stores are not fenced (the caller does: [`crate::stream::nt::fence`]). The fold then runs
+/// in the shadow of the memory traffic instead of in a pass of its own over the copied
+/// bytes.
 pub fn copy_append(fold: Fold, crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
     assert!(
         src.len() >= MIN_LEN,
@@ -108,10 +109,7 @@ pub fn copy_append(fold: Fold, crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
     // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; `dst` holds
     // `src.len()` bytes from a multiple of 64 and does not overlap `src` (one is borrowed
     // mutably).
-    let crc = unsafe { append_avx512::<true>(Keys::get(), !crc, src, dst.as_mut_ptr()) };
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe { _mm_sfence() };
-    crc
+    unsafe { append_avx512::<true>(Keys::get(), !crc, src, dst.as_mut_ptr()) }
 }
 
 /// The fold of [`append`]; with `COPY`, each whole 64-byte line it loads is also streamed

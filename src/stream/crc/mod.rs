@@ -49,7 +49,10 @@ pub fn checksum(data: &[u8]) -> u32 {
 /// `crc32c(prefix ++ src)` from `crc32c(prefix)` while `src` is copied into `dst` (the same
 /// length). Where the CRC folds ([`folding`]) and `src` is 320 bytes or more, in one pass
 /// with non-temporal stores (the bytes before `dst`'s first multiple of 64 are copied and
-/// taken by the CRC instruction first); otherwise a copy, then the CRC.
+/// taken by the CRC instruction first); otherwise a copy, then the CRC. The non-temporal
+/// stores are not fenced: the caller calls [`crate::stream::nt::fence`] after its last
+/// copy, before the bytes go to another thread (a fence after each 4 KiB group held the
+/// next group's work until the lines had reached memory).
 pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     #[cfg(target_arch = "x86_64")]
