@@ -522,13 +522,11 @@ impl Codec {
     ///
     /// The received data rows are streamed to `o` first, each check block's CRC taken on
     /// the way ([`Codec::copy_crc`]: one sequential read that brings the rows into cache, and
-    /// no read of `o`, which is not read back), and the parity rows are read once in order
-    /// for the same reason (the kernels read a line or so of each row kilobytes apart, which
-    /// from memory runs far below a sequential read). Then each lane block's syndrome, from
-    /// rows in cache; the bits the decoder flips are collected, applied to `o` at the end,
-    /// and the CRCs mended for them ([`Mender`](crate::stream::crc::Mender)), or taken
-    /// again from `o` for a block with more flips than mending is worth (or without the CPU
-    /// features mending needs).
+    /// no read of `o`, which is not read back). Then the syndrome from the data rows in
+    /// cache and the received parity rows ([`Codec::group_flips`]); the bits the decoder
+    /// flips are collected, applied to `o` at the end, and the CRCs mended for them
+    /// ([`Mender`](crate::stream::crc::Mender)), or taken again from `o` for a block with
+    /// more flips than mending is worth (or without the CPU features mending needs).
     pub(super) fn decode_deep<const B: usize>(
         &self,
         genc: &[u8],
