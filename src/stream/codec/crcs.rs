@@ -25,6 +25,15 @@ const RUN_BYTES: usize = 128 * 1024;
 /// a store fence (docs/benchmarks.md, "Groups in order").
 const IN_ORDER_FROM: usize = 4096;
 
+/// The encoder's [`IN_ORDER_FROM`] for groups of rows of one 64-byte block (`D = 512`):
+/// since a group in order no longer ends in a store fence, groups of 2 KiB gain there too
+/// (alien:5x9 0.39 -> 0.69x memcpy, alien:9x5 0.42 -> 0.65, secded:39 0.36 -> 0.55). From 1
+/// KiB some fell (alien:3x9 0.53 -> 0.29, secded:22 0.54 -> 0.29), as did groups of 2 KiB
+/// at `D = 64` to 256 (alien:16x17 at 64 0.65 -> 0.55, alien:9x9 at 256 0.53 -> 0.38) and
+/// the decoder's groups of 1 KiB (docs/benchmarks.md, "The plan on AVX-512; parity
+/// streamed, one fence a chunk").
+const ENCODE_IN_ORDER_FROM: usize = 2048;
+
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
 /// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`), except
 /// where the CRC folds ([`crc::folding`]): there runs and one fold per run are faster.
@@ -133,13 +142,14 @@ impl Codec {
     /// longer at `D = 64`: docs/benchmarks.md, "Wide grids at `D = 64`"). (Wide groups of
     /// 513 bytes to 4 KiB were taken in order too until the runs of [`RUN_BYTES`] grew to
     /// 128 KiB; since then runs encode the smallest faster, alien:3x3 at `D = 4096` 0.19 ->
-    /// 0.25x memcpy, and those of 4 KiB, alien:3x5, 5x3 and 4x3, alike.)
-    pub(super) fn in_order(&self, wide: bool) -> bool {
+    /// 0.25x memcpy, and those of 4 KiB, alien:3x5, 5x3 and 4x3, alike.) The encoder takes
+    /// groups of rows of 64 bytes in order from [`ENCODE_IN_ORDER_FROM`] bytes.
+    pub(super) fn in_order(&self, wide: bool, encoding: bool) -> bool {
         let gd = self.layout.group_data;
-        let big = if wide {
-            gd > IN_ORDER_FROM
-        } else {
-            gd >= IN_ORDER_FROM
+        let big = match (wide, encoding) {
+            (true, _) => gd > IN_ORDER_FROM,
+            (false, true) if self.layout.row_bytes == 64 => gd >= ENCODE_IN_ORDER_FROM,
+            (false, _) => gd >= IN_ORDER_FROM,
         };
         big && self.sse42.is_some() && crc::folding()
     }

@@ -333,7 +333,7 @@ impl Codec {
         let wide = self.layout.row_bytes > 8 * B;
         let mut c = if third == 0 {
             [0; 3]
-        } else if self.in_order(wide) && B <= 8 {
+        } else if self.in_order(wide, false) && B <= 8 {
             // (Rows of one 64-word block keep the clean-run kernel, which reads them in
             // place: in order, secded:72 at D = 4096 fell from 0.43 to 0.34.)
             self.decode_in_order(enc, third, out, &mut s, &mut stats)

@@ -125,7 +125,7 @@ impl Codec {
     fn encode_path(&self, groups: usize, third: usize, wide: bool) -> Path {
         if self.deep(groups, wide) {
             Path::Deep
-        } else if third > 0 && self.in_order(wide) {
+        } else if third > 0 && self.in_order(wide, true) {
             Path::InOrder
         } else {
             Path::Runs
