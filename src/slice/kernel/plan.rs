@@ -320,22 +320,44 @@ impl Plan {
         out: &mut [u8],
         acc: &mut Vec<u64>,
     ) {
-        self.parity_in(Build::of(avx2), rows, rb, out, acc);
+        self.run(Build::of(avx2), rows, rb, out, (&[], &mut []), acc);
     }
 
-    /// [`Plan::parity`] in the build `build`.
-    fn parity_in(
+    /// [`Plan::parity`] (`received` empty) or [`Plan::syndrome`] (`received`: the received
+    /// parity rows and `any`) in the build `build`.
+    fn run(
         &self,
         build: Build,
         rows: [&[u8]; 2],
         rb: usize,
         out: &mut [u8],
+        received: (&[u8], &mut [u64]),
         acc: &mut Vec<u64>,
     ) {
         self.check(rows, rb, out);
+        if !received.0.is_empty() {
+            assert_eq!(
+                received.0.len(),
+                out.len(),
+                "a received row for every parity row"
+            );
+            assert_eq!(
+                received.1.len(),
+                rb / 8,
+                "a word of `any` for every word of a row"
+            );
+        }
         let w = self.strip(rb, build.lane());
         acc.resize(self.accs * w / 8, 0);
-        plan_block(build, self, rows, rb, w, out, (&[], &mut []), acc);
+        let call = Call {
+            rows,
+            rb,
+            w,
+            out,
+            received,
+            acc,
+        };
+        plan_block(build, self, call);
     }
 
     /// The shapes [`Plan::parity`] and [`Plan::syndrome`] take.
@@ -369,44 +391,25 @@ impl Plan {
         any: &mut [u64],
         acc: &mut Vec<u64>,
     ) {
-        self.syndrome_in(Build::of(avx2), rows, received, rb, out, any, acc);
-    }
-
-    /// [`Plan::syndrome`] in the build `build`.
-    #[allow(clippy::too_many_arguments)]
-    fn syndrome_in(
-        &self,
-        build: Build,
-        rows: [&[u8]; 2],
-        received: &[u8],
-        rb: usize,
-        out: &mut [u8],
-        any: &mut [u64],
-        acc: &mut Vec<u64>,
-    ) {
         assert_eq!(
             received.len(),
             out.len(),
             "a received row for every parity row"
         );
-        assert_eq!(any.len(), rb / 8, "a word of `any` for every word of a row");
-        self.check(rows, rb, out);
-        let w = self.strip(rb, build.lane());
-        acc.resize(self.accs * w / 8, 0);
-        plan_block(build, self, rows, rb, w, out, (received, any), acc);
+        self.run(Build::of(avx2), rows, rb, out, (received, any), acc);
     }
 
     /// The portable source of [`Plan::parity`], inlined into its two builds.
     #[inline(always)]
-    fn parity_body<const L: usize>(
-        &self,
-        rows: [&[u8]; 2],
-        rb: usize,
-        w: usize,
-        out: &mut [u8],
-        (received, any): (&[u8], &mut [u64]),
-        acc: &mut [u64],
-    ) {
+    fn parity_body<const L: usize>(&self, call: Call<'_>) {
+        let Call {
+            rows,
+            rb,
+            w,
+            out,
+            received: (received, any),
+            acc,
+        } = call;
         let split = rows[0].len() / rb;
         // A run's rows as at most two stretches of consecutive rows, one in each part.
         let stretches = |run: &Run| {
@@ -580,57 +583,41 @@ fn pair(acc: &mut [u64], a: usize, b: usize, len: usize) -> (&mut [u64], &mut [u
     }
 }
 
+/// One call of the executor ([`Plan::parity_body`]): data rows of `rb` bytes (two parts),
+/// the strip width `w`, the parity (or syndrome) rows `out`, the received parity rows and
+/// the OR of the syndrome's words (empty for the parity), and the accumulator strips.
+struct Call<'a> {
+    rows: [&'a [u8]; 2],
+    rb: usize,
+    w: usize,
+    out: &'a mut [u8],
+    received: (&'a [u8], &'a mut [u64]),
+    acc: &'a mut [u64],
+}
+
 /// [`Plan::parity`] and [`Plan::syndrome`] in the build `build`: the portable source
 /// ([`Plan::parity_body`]) compiled as it is, for AVX2 with lanes of 128 bytes, or for
 /// AVX-512 with lanes of 256 bytes.
-#[allow(clippy::too_many_arguments)]
-fn plan_block(
-    build: Build,
-    plan: &Plan,
-    rows: [&[u8]; 2],
-    rb: usize,
-    w: usize,
-    out: &mut [u8],
-    received: (&[u8], &mut [u64]),
-    acc: &mut [u64],
-) {
+fn plan_block(build: Build, plan: &Plan, call: Call<'_>) {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
-        #[allow(clippy::too_many_arguments)]
-        fn avx2(
-            plan: &Plan,
-            rows: [&[u8]; 2],
-            rb: usize,
-            w: usize,
-            out: &mut [u8],
-            received: (&[u8], &mut [u64]),
-            acc: &mut [u64],
-        ) {
-            plan.parity_body::<LANE>(rows, rb, w, out, received, acc)
+        fn avx2(plan: &Plan, call: Call<'_>) {
+            plan.parity_body::<LANE>(call)
         }
         #[target_feature(enable = "avx512f")]
-        #[allow(clippy::too_many_arguments)]
-        fn avx512(
-            plan: &Plan,
-            rows: [&[u8]; 2],
-            rb: usize,
-            w: usize,
-            out: &mut [u8],
-            received: (&[u8], &mut [u64]),
-            acc: &mut [u64],
-        ) {
-            plan.parity_body::<WIDE_LANE>(rows, rb, w, out, received, acc)
+        fn avx512(plan: &Plan, call: Call<'_>) {
+            plan.parity_body::<WIDE_LANE>(call)
         }
         match build {
             // SAFETY: the `Avx2` evidence shows that the CPU has AVX2.
-            Build::Avx2(_) => return unsafe { avx2(plan, rows, rb, w, out, received, acc) },
+            Build::Avx2(_) => return unsafe { avx2(plan, call) },
             // SAFETY: the `Avx512` evidence shows that the CPU has AVX-512 F.
-            Build::Avx512(_) => return unsafe { avx512(plan, rows, rb, w, out, received, acc) },
+            Build::Avx512(_) => return unsafe { avx512(plan, call) },
             Build::Portable => {}
         }
     }
-    plan.parity_body::<LANE>(rows, rb, w, out, received, acc)
+    plan.parity_body::<LANE>(call)
 }
 
 mod compile;

@@ -63,7 +63,7 @@ fn plans_match_the_lane_block_kernels() {
             for build in builds() {
                 let mut got = vec![0xA5u8; r * rb];
                 let rows = [&data[..split], &data[split..]];
-                plan.parity_in(build, rows, rb, &mut got, &mut acc);
+                plan.run(build, rows, rb, &mut got, (&[], &mut []), &mut acc);
                 assert_eq!(got, want, "{spec} rb {rb} split {split} {build:?}");
             }
         }
@@ -136,11 +136,12 @@ fn compiled_plans_mean_what_they_say() {
             for build in builds() {
                 let mut got = vec![0xA5u8; want.len()];
                 let split = rows / 2 * rb;
-                plan.parity_in(
+                plan.run(
                     build,
                     [&data[..split], &data[split..]],
                     rb,
                     &mut got,
+                    (&[], &mut []),
                     &mut acc,
                 );
                 assert_eq!(got, want, "case {case} rb {rb} {build:?}: {spec:?}");
@@ -155,13 +156,12 @@ fn compiled_plans_mean_what_they_say() {
                     }
                 }
                 let mut any = vec![0u64; rb / 8];
-                plan.syndrome_in(
+                plan.run(
                     build,
                     [&data[..split], &data[split..]],
-                    &received,
                     rb,
                     &mut got,
-                    &mut any,
+                    (&received, &mut any),
                     &mut acc,
                 );
                 assert_eq!(
