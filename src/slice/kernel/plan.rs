@@ -491,15 +491,17 @@ impl Plan {
             if !run.fresh {
                 s.copy_from_slice(&acc[shared + wi..][..L]);
             }
-            for (rows, ps) in parts {
+            for (rows, ps) in parts.iter().filter(|(rows, _)| !rows.is_empty()) {
                 match run.consecutive {
-                    Some((base, true)) => {
+                    Some((base, fresh)) => {
+                        // (`ps` starts at or after the run's first row: the part is not empty.)
                         let a = (usize::from(base) + ps.start - run.first) * stride + wi;
-                        consecutive_rows::<L, true>(rows, rb, at + 8 * wi, &mut s, acc, a, stride);
-                    }
-                    Some((base, false)) => {
-                        let a = (usize::from(base) + ps.start - run.first) * stride + wi;
-                        consecutive_rows::<L, false>(rows, rb, at + 8 * wi, &mut s, acc, a, stride);
+                        let at = at + 8 * wi;
+                        if fresh {
+                            consecutive_rows::<L, true>(rows, rb, at, &mut s, acc, a, stride);
+                        } else {
+                            consecutive_rows::<L, false>(rows, rb, at, &mut s, acc, a, stride);
+                        }
                     }
                     None => {
                         let others = &self.others[ps.clone()];
