@@ -2,10 +2,12 @@
 //!
 //! At deep interleaving (`D >= 8192`) a chunk is usually one group whose rows are kilobytes
 //! long (when a group's payload exceeds a 64 KiB check block), and the codec writes each
-//! output byte of such a chunk once and never reads it back. Chunks of several groups keep
-//! ordinary stores: streaming them was slower (docs/benchmarks.md). An ordinary store
-//! first reads its destination line from memory (read for ownership), so a copy moves three
-//! bytes per byte copied; a non-temporal store writes whole lines without reading them, as
+//! output byte of such a chunk once and never reads it back. Groups of 2-4 KiB and more
+//! coded in order stream theirs too, fenced once a chunk ([`stream`], [`fence`]); groups
+//! coded in runs keep ordinary stores: streaming them was slower (docs/benchmarks.md). An
+//! ordinary store first reads its destination line from memory (read for ownership), so a
+//! copy moves three bytes per byte copied; a non-temporal store writes whole lines without
+//! reading them, as
 //! `memcpy` does for large buffers. On the 2-core Zen 3 of docs/benchmarks.md a 64 MiB copy
 //! with these stores ran 1.16-1.38x `memcpy`'s speed; what the codec gains is measured in
 //! docs/benchmarks.md ("Deep interleaving: streamed output").

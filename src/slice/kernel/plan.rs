@@ -399,7 +399,7 @@ impl Plan {
         self.run(Build::of(avx2), rows, rb, out, (received, any), acc);
     }
 
-    /// The portable source of [`Plan::parity`], inlined into its two builds.
+    /// The portable source of [`Plan::parity`], inlined into its three builds.
     #[inline(always)]
     fn parity_body<const L: usize>(&self, call: Call<'_>) {
         let Call {
