@@ -7,10 +7,9 @@
 //! coded in runs keep ordinary stores: streaming them was slower (docs/benchmarks.md). An
 //! ordinary store first reads its destination line from memory (read for ownership), so a
 //! copy moves three bytes per byte copied; a non-temporal store writes whole lines without
-//! reading them, as
-//! `memcpy` does for large buffers. On the 2-core Zen 3 of docs/benchmarks.md a 64 MiB copy
-//! with these stores ran 1.16-1.38x `memcpy`'s speed; what the codec gains is measured in
-//! docs/benchmarks.md ("Deep interleaving: streamed output").
+//! reading them, as `memcpy` does for large buffers. On the 2-core Zen 3 of
+//! docs/benchmarks.md a 64 MiB copy with these stores ran 1.16-1.38x `memcpy`'s speed; what
+//! the codec gains is measured in docs/benchmarks.md ("Deep interleaving: streamed output").
 //!
 //! The stores are SSE2 (part of x86-64, so no feature check); elsewhere [`copy`] is a plain
 //! copy.
