@@ -168,11 +168,10 @@ impl Plan {
 /// `Some((base, fresh))` when the others of a run's rows are the accumulators `base, base + 1,
 /// ...` in order and all `fresh` or none ([`Run::consecutive`](super::Run)).
 fn consecutive(others: &[Other]) -> Option<(u16, bool)> {
-    let first = others.first()?;
-    let in_order = others.iter().enumerate().all(|(i, o)| {
-        first.acc != NONE
-            && usize::from(o.acc) == usize::from(first.acc) + i
-            && o.fresh == first.fresh
-    });
+    let first = others.first().filter(|o| o.acc != NONE)?;
+    let in_order = others
+        .iter()
+        .enumerate()
+        .all(|(i, o)| usize::from(o.acc) == usize::from(first.acc) + i && o.fresh == first.fresh);
     in_order.then_some((first.acc, first.fresh))
 }
