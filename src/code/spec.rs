@@ -55,7 +55,17 @@ impl Spec {
     }
 
     fn check(self, text: &str) -> Result<Self> {
-        let bad = |reason: String| Err(Error::spec(text, reason));
+        self.check_named(|| text.to_string())
+    }
+
+    /// The spec if it names a code within the limits (as parsing its text checks), built
+    /// from its fields: the text is written only for an error.
+    pub fn checked(self) -> Result<Self> {
+        self.check_named(|| self.to_string())
+    }
+
+    fn check_named(self, text: impl Fn() -> String) -> Result<Self> {
+        let bad = |reason: String| Err(Error::spec(text(), reason));
         let n = self.n();
         if n == 0 {
             return bad("the code length must be at least 1".into());

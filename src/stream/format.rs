@@ -451,21 +451,20 @@ pub fn stream_info(block: &[u8; BLOCK]) -> StreamInfo {
 /// The spec a family number and two parameters name.
 pub(crate) fn spec_from_fields(family: u8, p1: u32, p2: u32) -> std::result::Result<Spec, String> {
     let (p1, p2) = (p1 as usize, p2 as usize);
-    let text = match family {
-        FAMILY_ALIEN => format!("alien:{p1}x{p2}"),
+    let spec = match family {
+        FAMILY_ALIEN => Spec::Alien { rows: p1, cols: p2 },
         f @ (FAMILY_SECDED | FAMILY_HAMMING | FAMILY_REPETITION | FAMILY_PARITY) => {
             if p2 != 0 {
                 return Err(format!(
                     "second code parameter must be 0 for family {f}, found {p2}"
                 ));
             }
-            let name = match f {
-                FAMILY_SECDED => "secded",
-                FAMILY_HAMMING => "hamming",
-                FAMILY_REPETITION => "repetition",
-                _ => "parity",
-            };
-            format!("{name}:{p1}")
+            match f {
+                FAMILY_SECDED => Spec::Secded(p1),
+                FAMILY_HAMMING => Spec::Hamming(p1),
+                FAMILY_REPETITION => Spec::Repetition(p1),
+                _ => Spec::Parity(p1),
+            }
         }
         f => {
             return Err(format!(
@@ -473,7 +472,8 @@ pub(crate) fn spec_from_fields(family: u8, p1: u32, p2: u32) -> std::result::Res
             ));
         }
     };
-    text.parse().map_err(|e| format!("unsupported code: {e}"))
+    // (Built from the fields, not from their text: a frame header is parsed per chunk.)
+    spec.checked().map_err(|e| format!("unsupported code: {e}"))
 }
 
 /// The three header or trailer copies, each padded with zeros to a slot.

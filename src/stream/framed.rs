@@ -264,8 +264,10 @@ impl FramedDecoder {
     /// frame found further on means a damaged header or bytes inserted into this chunk,
     /// which decoding the body where it is expected finds out).
     fn misplaced_next(&self, buf: &[u8], end: usize) -> Option<usize> {
+        // (A next header with one flipped bit is where it should be too: repaired here, it
+        // saves the scan of the whole chunk, and it is repaired again when it is taken.)
         if buf.len() >= end + FRAME
-            && Frame::parse(&buf[end..end + FRAME]).is_some_and(|f| self.ours(&f))
+            && Frame::parse_repairing(&buf[end..end + FRAME]).is_some_and(|(f, _)| self.ours(&f))
         {
             return None;
         }
