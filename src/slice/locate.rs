@@ -47,10 +47,17 @@ pub const KEY_BITS: usize = Key::BITS as usize;
 /// bit `q` of the key is bit `bit` of word `q`. At most [`KEY_BITS`] words are read.
 #[inline]
 pub fn gather_key(syn: impl IntoIterator<Item = u64>, bit: u32) -> Key {
-    syn.into_iter()
-        .take(KEY_BITS)
-        .enumerate()
-        .fold(0, |a, (q, s)| a | ((((s >> bit) & 1) as Key) << q))
+    // Two 64-bit halves: shifts of a `u128` by a variable count were most of the cost.
+    let mut words = syn.into_iter();
+    let mut lo = 0u64;
+    for (q, s) in words.by_ref().take(64).enumerate() {
+        lo |= ((s >> bit) & 1) << q;
+    }
+    let mut hi = 0u64;
+    for (q, s) in words.take(64).enumerate() {
+        hi |= ((s >> bit) & 1) << q;
+    }
+    Key::from(lo) | Key::from(hi) << 64
 }
 
 /// Most check rows for which [`Locator::with_memo`] keeps a memo (`2^bits` entries of four

@@ -61,6 +61,40 @@ pub fn stream(dst: &mut [u8], src: &[u8]) {
     dst.copy_from_slice(src);
 }
 
+/// Makes the flips `flips` (sorted by byte; `(at, mask)` XORs `mask` into byte `at`) in
+/// `dst`, a copy of `src` whose lines were streamed past the caches: on x86-64 each whole
+/// 64-byte line of `dst` with flips is streamed again from `src`, flipped (where
+/// `dst[at] ^= mask` would first read the line back from memory), and the bytes before the
+/// first and after the last whole line are flipped in place. Not fenced, as [`stream`].
+pub fn restream_flips(dst: &mut [u8], src: &[u8], flips: &[(usize, u8)]) {
+    assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let head = ((dst.as_ptr() as usize).wrapping_neg() & 63).min(dst.len());
+        let end = head + (dst.len() - head) / 64 * 64;
+        let mut i = 0;
+        while let Some(&(at, mask)) = flips.get(i) {
+            if !(head..end).contains(&at) {
+                dst[at] ^= mask;
+                i += 1;
+                continue;
+            }
+            let line = head + (at - head) / 64 * 64;
+            let mut b: [u8; 64] = src[line..line + 64].try_into().expect("a line");
+            while let Some(&(at, mask)) = flips.get(i).filter(|f| f.0 < line + 64) {
+                b[at - line] ^= mask;
+                i += 1;
+            }
+            let d = (&mut dst[line..line + 64]).try_into().expect("a line");
+            stream_line(d, &b);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for &(at, mask) in flips {
+        dst[at] ^= mask;
+    }
+}
+
 /// Orders the non-temporal stores made so far before every later store (`sfence`; nothing
 /// elsewhere than x86-64).
 #[inline]
@@ -172,6 +206,35 @@ fn streams3_sse42(_: Sse42, dst: &mut [u8], src: &[u8], t: usize) -> [u32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn restreamed_flips_are_the_flips_made_in_place() {
+        let src: Vec<u8> = (0..5000u32).map(|i| (i * 29 + i / 5) as u8).collect();
+        for len in [1, 63, 64, 65, 200, 4096, 4999] {
+            for skew in [0, 1, 31, 63] {
+                let mut flips: Vec<(usize, u8)> = (0..len.min(40))
+                    .map(|i| (i * 7919 % len, 1u8 << (i % 8)))
+                    .chain([(0, 0x80), (len - 1, 0x41), (len / 2, 0x03), (len / 2, 0x01)])
+                    .collect();
+                flips.sort_unstable_by_key(|f| f.0);
+                let mut want = src[..len].to_vec();
+                for &(at, mask) in &flips {
+                    want[at] ^= mask;
+                }
+                let mut buf = vec![0xA5u8; len + 192];
+                let d = buf.as_ptr().align_offset(64) + 64 + skew;
+                stream(&mut buf[d..d + len], &src[..len]);
+                restream_flips(&mut buf[d..d + len], &src[..len], &flips);
+                fence();
+                assert_eq!(&buf[d..d + len], &want[..], "len {len} skew {skew}");
+                assert!(buf[..d].iter().all(|&b| b == 0xA5), "before, len {len}");
+                assert!(
+                    buf[d + len..].iter().all(|&b| b == 0xA5),
+                    "after, len {len}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn copies_any_length_at_any_alignment() {

@@ -54,6 +54,14 @@ pub fn checksum(data: &[u8]) -> u32 {
 /// copy, before the bytes go to another thread (a fence after each 4 KiB group held the
 /// next group's work until the lines had reached memory).
 pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
+    copy_append_patched(crc, dst, src, &[])
+}
+
+/// [`copy_append`] with bits flipped in the copy: each `(at, mask)` of `flips` (sorted by
+/// `at`, every `at` inside `src`) XORs `mask` into byte `at` of `dst`, and the CRC is of the
+/// bytes so corrected. Where the CRC folds, in the one streaming pass of [`copy_append`]
+/// ([`fold::copy_append_patched`]); otherwise a copy, the flips, then the CRC.
+pub fn copy_append_patched(crc: u32, dst: &mut [u8], src: &[u8], flips: &[(usize, u8)]) -> u32 {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     #[cfg(target_arch = "x86_64")]
     if src.len() >= fold::MIN_LEN + 64
@@ -61,12 +69,19 @@ pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
     {
         let head = (dst.as_ptr() as usize).wrapping_neg() & 63;
         let (d0, d1) = dst.split_at_mut(head);
+        let (early, late) = flips.split_at(flips.partition_point(|p| p.0 < head));
         d0.copy_from_slice(&src[..head]);
-        let crc = crc32c::crc32c_append(crc, &src[..head]);
-        return fold::copy_append(f, crc, d1, &src[head..]);
+        for &(at, mask) in early {
+            d0[at] ^= mask;
+        }
+        let crc = crc32c::crc32c_append(crc, d0);
+        return fold::copy_append_patched(f, crc, d1, &src[head..], late, head);
     }
     dst.copy_from_slice(src);
-    crc32c::crc32c_append(crc, src)
+    for &(at, mask) in flips {
+        dst[at] ^= mask;
+    }
+    crc32c::crc32c_append(crc, dst)
 }
 
 /// Evidence that this CPU has SSE4.2 (the CRC-32C instruction) for [`append3`], taken once by
@@ -435,6 +450,45 @@ mod tests {
                 let c = copy_append(7, &mut out[at..at + len], src);
                 assert_eq!(c, crc32c::crc32c_append(7, src), "len {len}");
                 assert_eq!(&out[at..at + len], src, "len {len} skew {skew}");
+            }
+        }
+    }
+
+    #[test]
+    fn patched_copies_are_the_flipped_bytes_and_their_crc() {
+        let data = sample(5000, 3);
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m as u64) as usize
+        };
+        for len in [1, 63, 319, 320, 321, 511, 1000, 4096, 4099, 4999] {
+            for skew in [0, 1, 17, 63] {
+                for count in [0, 1, 2, 5, 40] {
+                    // Flips anywhere, at the ends, at line edges, and twice at one byte.
+                    let mut flips: Vec<(usize, u8)> =
+                        (0..count).map(|_| (next(len), 1u8 << next(8))).collect();
+                    if count >= 5 {
+                        let edges = [0, len - 1, 64.min(len - 1), (len / 64 * 64).min(len - 1)];
+                        flips.extend(edges.map(|at| (at, 0x81)));
+                        flips.push(flips[0]);
+                    }
+                    flips.sort_unstable_by_key(|f| f.0);
+                    let mut want = data[..len].to_vec();
+                    for &(at, mask) in &flips {
+                        want[at] ^= mask;
+                    }
+                    let mut out = vec![0xA5u8; len + 256];
+                    let at = out.as_ptr().align_offset(64) + 64 + skew;
+                    let c = copy_append_patched(9, &mut out[at..at + len], &data[..len], &flips);
+                    let what = format!("len {len} skew {skew} flips {count}");
+                    assert_eq!(c, crc32c::crc32c_append(9, &want), "{what}");
+                    assert_eq!(&out[at..at + len], &want[..], "{what}");
+                    assert!(out[..at].iter().all(|&b| b == 0xA5), "{what}: before");
+                    assert!(out[at + len..].iter().all(|&b| b == 0xA5), "{what}: after");
+                }
             }
         }
     }
