@@ -451,9 +451,10 @@ impl Codec {
             stats.codewords += self.layout.interleave as u64;
             flips.clear();
             self.group_flips(genc, &mut flips, j, s, stats);
-            // A corrected group is copied as a clean one is, its flips made on the way
-            // (alien:9x9 at `D = 512`, BER 1e-4: a copy through the cache, the flips,
-            // then the CRC from the copy, took ... ).
+            // A corrected group is copied as a clean one is, its flips made on the way.
+            // (It was copied through the cache, flipped, then summed in a pass of its own:
+            // alien:9x9's decode at `D = 512`, BER 1e-4, 0.30x memcpy, 0.36 with this and
+            // the faster keys of `fix_lanes`.)
             flips.sort_unstable_by_key(|f| f.0);
             c[q] = crc::copy_append_patched(c[q], o, edata, &flips);
         }
