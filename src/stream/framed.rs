@@ -20,6 +20,7 @@ use super::source::Source;
 use super::stripe::{self, Plan, shard_bytes};
 use super::{Header, Report};
 use crate::error::{Error, Result};
+use crate::slice::prefetch;
 use std::collections::VecDeque;
 
 /// What became of one data chunk of the current stripe.
@@ -378,6 +379,11 @@ impl FramedDecoder {
         }
         let at = src.offset();
         let buf = src.peek(2 * FRAME + body)?;
+        // The header after the next, which the next chunk's `misplaced_next` reads first:
+        // waiting for it from memory was nine tenths of `Frame::parse`'s time, about 3 % of
+        // a decode of chunks of 32 KiB (alien:9x9 at `D = 4096`; 1-2 % gained). (A hint:
+        // the address need not lie in `buf`.)
+        prefetch::line(buf.as_ptr().wrapping_add(2 * (FRAME + body)));
         if let Some(q) = self.misplaced_next(buf, FRAME + body) {
             // Bytes were cut from or inserted into this chunk: the next frame does not start
             // where its body ends. The chunk is lost; the next frame is taken where it is.
