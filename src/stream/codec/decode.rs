@@ -4,7 +4,7 @@
 use super::crcs::Sums;
 use super::{Codec, Scratch, thirds};
 use crate::slice::kernel::{self, Fused64, V};
-use crate::slice::locate::{KEY_BITS, Key, gather_key};
+use crate::slice::locate::{Key, gather_key};
 use crate::slice::prefetch;
 use crate::stream::crc::{self, Mender};
 use crate::stream::format::Blocks;
@@ -134,13 +134,13 @@ impl Codec {
         // is not zero: the key of a lane takes a bit of each row, and at rows of 4 KiB
         // (`D = 32768`) every row's word of a lane falls in one L1 set (read in place,
         // alien:17x17's decode at BER 1e-4 ran 0.83-0.84x as fast; alien:9x9's 1.02x).
-        let rows = (epar.len() / rb).min(KEY_BITS);
-        let mut lines = [[0u64; 8]; KEY_BITS];
+        let lines = &mut s.lines;
+        let rows = lines.len();
         for (i, nz) in s.any.chunks(8).enumerate() {
             if nz.iter().all(|&w| w == 0) {
                 continue;
             }
-            for (q, line) in lines[..rows].iter_mut().enumerate() {
+            for (q, line) in lines.iter_mut().enumerate() {
                 let bytes = &s.rows[q * rb + 64 * i..][..8 * nz.len()];
                 for (w, b) in line.iter_mut().zip(bytes.as_chunks::<8>().0) {
                     *w = u64::from_ne_bytes(*b);

@@ -16,7 +16,7 @@ use super::nt;
 use crate::code;
 use crate::cpu::Avx2;
 use crate::slice::kernel::{Fast64, Fused64, Kernel, Plan, V};
-use crate::slice::locate::Locator;
+use crate::slice::locate::{KEY_BITS, Locator};
 
 /// A code with its kernel and the row/position maps of the bit-sliced layout.
 #[derive(Debug)]
@@ -72,6 +72,9 @@ struct Scratch<const B: usize> {
     any: Vec<u64>,
     /// Parity rows of the single-word fast path.
     words: Vec<u64>,
+    /// A line (eight words) of each syndrome row a lane's key reads (at most
+    /// [`KEY_BITS`] rows), for the whole-row decoder (`Codec::fix_rows`).
+    lines: Vec<[u64; 8]>,
 }
 
 std::thread_local! {
@@ -183,6 +186,7 @@ impl Codec {
             rows,
             any,
             words: vec![0; self.r],
+            lines: vec![[0; 8]; self.r.min(KEY_BITS)],
         }
     }
 
