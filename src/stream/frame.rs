@@ -179,7 +179,7 @@ impl Frame {
     /// Parses a header that may have one flipped bit: as it is, else with the one bit
     /// flipped whose change to the CRC-32C is the difference between the CRC of the bytes
     /// and the one they carry (a CRC-32C tells every single flip in 64 bytes apart, so at
-    /// most one bit can repair a header; [`flip_of`]). Used only where a frame is
+    /// most one bit can repair a header: `flip_of`). Used only where a frame is
     /// expected, never while scanning.
     pub fn parse_repairing(b: &[u8]) -> Option<(Frame, u64)> {
         if b.len() < FRAME {
@@ -328,6 +328,8 @@ impl Metadata {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn frame() -> Frame {
         let l = Layout::new(&"alien:9x9".parse().unwrap(), 64, 0).unwrap();
@@ -373,13 +375,8 @@ mod tests {
     #[test]
     fn repairing_agrees_with_trying_every_flip() {
         let b = frame().to_bytes();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |m: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m as u64) as usize
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let mut next = |m: usize| rng.gen_range(0..m);
         let mut repaired = 0;
         for round in 0..3000 {
             let mut d = b;
