@@ -134,8 +134,13 @@ impl Codec {
         // is not zero: the key of a lane takes a bit of each row, and at rows of 4 KiB
         // (`D = 32768`) every row's word of a lane falls in one L1 set (read in place,
         // alien:17x17's decode at BER 1e-4 ran 0.83-0.84x as fast; alien:9x9's 1.02x).
-        let lines = &mut s.lines;
-        let rows = lines.len();
+        // (None is read when the locator takes no key: every nonzero syndrome is detected.)
+        let rows = if self.locator.wants_key() {
+            s.lines.len()
+        } else {
+            0
+        };
+        let lines = &mut s.lines[..rows];
         for (i, nz) in s.any.chunks(8).enumerate() {
             if nz.iter().all(|&w| w == 0) {
                 continue;
