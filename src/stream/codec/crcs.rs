@@ -18,8 +18,9 @@ use crate::stream::nt;
 /// still, the clean decoder at about half speed.
 const RUN_BYTES: usize = 128 * 1024;
 
-/// Groups of single-block rows at least this large are encoded and decoded in order with
-/// the copying fold ([`Codec::in_order`]): encoding at D = 64 and 512, secded:266 0.34 ->
+/// Groups of single-block rows at least this large are encoded in order with the copying
+/// fold, and wide groups larger than this are encoded and decoded so ([`Codec::in_order`]):
+/// encoding at D = 64 and 512, secded:266 0.34 ->
 /// 0.53x memcpy, alien:33x33 0.30 -> 0.42; groups of 2 KiB did not gain (alien:5x9 at
 /// D = 512, 0.36 -> 0.37, or 0.37 -> 0.32 in another round), each group's copy ending in
 /// a store fence (docs/benchmarks.md, "Groups in order").
@@ -33,6 +34,24 @@ const IN_ORDER_FROM: usize = 4096;
 /// the decoder's groups of 1 KiB (docs/benchmarks.md, "The plan on AVX-512; parity
 /// streamed, one fence a chunk").
 const ENCODE_IN_ORDER_FROM: usize = 2048;
+
+/// The decoder's [`IN_ORDER_FROM`]: groups of 2 KiB, each with the next group prefetched
+/// while it is decoded ([`PREFETCH_NEXT_MAX`]); clean decode went 0.43 -> 0.67x memcpy for
+/// alien:5x9 at `D = 512`, 0.31 -> 0.49 for alien:3x17, and at `D = 64` 0.42 -> 0.55 for
+/// alien:9x33. From 1 KiB the clean decode gained little and the decode at BER 1e-4 lost
+/// (alien:4x5 at `D = 512` 0.40 -> 0.29x); groups of 576 bytes lost both (alien:3x5, 5x3,
+/// 4x3: 0.86-0.92x as fast), as did groups of 1 KiB at `D = 64` (alien:9x17: 0.69x)
+/// (docs/benchmarks.md, "Decoding in order from 2 KiB, the next group prefetched").
+pub(super) const DECODE_IN_ORDER_FROM: usize = 2048;
+
+/// The largest group (encoded, in bytes) whose rows the decoder in order prefetches whole
+/// while it decodes the group before ([`Codec::in_order`]). The syndrome reads a group's
+/// rows in order, and the processor's prefetchers, which stop at each 4 KiB page, left the
+/// lines of groups of a few KiB to arrive on demand. Larger groups lost with the prefetch:
+/// alien:9x63 and 17x33 at `D = 64` (4.4 KiB) 0.79x and 0.90x as fast, hamming:256 at
+/// `D = 512` (16 KiB) 0.77x, alien:33x33 at `D = 64` (8.5 KiB) 0.71x, even when only the
+/// first 4 KiB were asked for.
+pub(super) const PREFETCH_NEXT_MAX: usize = 4096;
 
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
 /// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`), except
@@ -143,13 +162,15 @@ impl Codec {
     /// 513 bytes to 4 KiB were taken in order too until the runs of [`RUN_BYTES`] grew to
     /// 128 KiB; since then runs encode the smallest faster, alien:3x3 at `D = 4096` 0.19 ->
     /// 0.25x memcpy, and those of 4 KiB, alien:3x5, 5x3 and 4x3, alike.) The encoder takes
-    /// groups of rows of 64 bytes in order from [`ENCODE_IN_ORDER_FROM`] bytes.
+    /// groups of rows of 64 bytes in order from [`ENCODE_IN_ORDER_FROM`] bytes, the decoder
+    /// groups of single-block rows from [`DECODE_IN_ORDER_FROM`].
     pub(super) fn in_order(&self, wide: bool, encoding: bool) -> bool {
         let gd = self.layout.group_data;
         let big = match (wide, encoding) {
             (true, _) => gd > IN_ORDER_FROM,
             (false, true) if self.layout.row_bytes == 64 => gd >= ENCODE_IN_ORDER_FROM,
-            (false, _) => gd >= IN_ORDER_FROM,
+            (false, true) => gd >= IN_ORDER_FROM,
+            (false, false) => gd >= DECODE_IN_ORDER_FROM,
         };
         big && self.sse42.is_some() && crc::folding()
     }

@@ -1,7 +1,7 @@
 //! Decoding: syndromes through the kernels, the lanes with a non-zero syndrome corrected by
 //! the locator, and the deep path that streams a one-group chunk out and corrects it after.
 
-use super::crcs::Sums;
+use super::crcs::{PREFETCH_NEXT_MAX, Sums};
 use super::{Codec, Scratch, thirds};
 use crate::slice::kernel::{self, Fused64, V};
 use crate::slice::locate::{Key, gather_key};
@@ -452,6 +452,11 @@ impl Codec {
             let q = j / third;
             let genc = &enc[j * gb..(j + 1) * gb];
             let edata = &genc[..gd];
+            // The next group's rows asked for now, while this one is decoded: the
+            // processor's prefetchers leave a group of a few KiB to arrive on demand.
+            if gb <= PREFETCH_NEXT_MAX {
+                prefetch::span(genc.as_ptr_range().end, gb);
+            }
             let o = &mut out[j * gd..(j + 1) * gd];
             stats.codewords += self.layout.interleave as u64;
             flips.clear();

@@ -443,7 +443,8 @@ fn exact_decoding_matches_decoding_into_the_area() {
 
 /// Whole chunks of small groups, coded in runs of many groups per kernel call (the clean
 /// run stopping at each damaged group and going on after it): every group's encoded bytes,
-/// decoded bytes and corrections are those of the per-codeword reference.
+/// decoded bytes and corrections are those of the per-codeword reference. The same for
+/// chunks of groups of a few KiB, which the decoder takes in order.
 #[test]
 fn chunks_of_small_groups_match_the_per_codeword_reference() {
     for (spec, depth) in [
@@ -454,6 +455,9 @@ fn chunks_of_small_groups_match_the_per_codeword_reference() {
         ("hamming:39", 64),
         ("alien:5x5", 512),
         ("alien:3x3", 4096),
+        // Groups of 2-4 KiB, decoded in order with the next group prefetched.
+        ("alien:5x9", 512),
+        ("alien:9x33", 64),
     ] {
         let code = spec.parse().unwrap();
         let l = layout(&code, depth);
