@@ -34,15 +34,6 @@ pub fn write(p: *const u8, len: usize) {
     let _ = (p, len);
 }
 
-/// Asks for the cache lines of `[p, p + len)`, to be read, whatever `len`: the next group
-/// of a decoder that reads groups in order, asked for as it starts on the one before.
-#[inline(always)]
-pub fn span(p: *const u8, len: usize) {
-    for o in (0..len).step_by(64) {
-        line(p.wrapping_add(o));
-    }
-}
-
 /// Asks for the one cache line at `p`, to be read: a small thing read some microseconds
 /// later (the decoder's next frame header but one).
 #[inline(always)]

@@ -148,11 +148,17 @@ pub fn chain(len: usize) -> usize {
 /// as `memcpy` does, instead of a CRC pass and then a copy. `sse42` is the evidence for
 /// the CRC instruction; without it (or below [`MIN`] bytes) this is [`copy`] and
 /// `crc32c`. Where the CRC folds ([`crc::folding`]), each 64-byte line is folded into one
-/// CRC as it is loaded for the copy ([`crc::copy_append`]) and `t` is 0.
-pub fn copy_crc3(sse42: Option<Sse42>, dst: &mut [u8], src: &[u8]) -> (usize, [u32; 3]) {
+/// CRC as it is loaded for the copy ([`crc::copy_append_patched`], which also asks for the
+/// lines of `ahead` on the way) and `t` is 0.
+pub fn copy_crc3(
+    sse42: Option<Sse42>,
+    dst: &mut [u8],
+    src: &[u8],
+    ahead: &[u8],
+) -> (usize, [u32; 3]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     if src.len() >= MIN && crc::folding() {
-        let c = crc::copy_append(0, dst, src);
+        let c = crc::copy_append_patched(0, dst, src, &[], ahead);
         fence();
         return (0, [0, 0, c]);
     }
@@ -283,7 +289,7 @@ mod tests {
                 let shift = |n: usize| crate::stream::crc::Shift::new(n);
                 for sse42 in [None, Sse42::detect()] {
                     dst.fill(0xA5);
-                    let (t, c) = copy_crc3(sse42, &mut dst[d..d + len], &src[s..s + len]);
+                    let (t, c) = copy_crc3(sse42, &mut dst[d..d + len], &src[s..s + len], &src);
                     copied(&dst);
                     let folds = len >= MIN && crc::folding();
                     assert!(t == chain(len) || t == 0 && (sse42.is_none() || folds));

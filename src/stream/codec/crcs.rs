@@ -35,23 +35,15 @@ const IN_ORDER_FROM: usize = 4096;
 /// streamed, one fence a chunk").
 const ENCODE_IN_ORDER_FROM: usize = 2048;
 
-/// The decoder's [`IN_ORDER_FROM`]: groups of 2 KiB, each with the next group prefetched
-/// while it is decoded ([`PREFETCH_NEXT_MAX`]); clean decode went 0.43 -> 0.67x memcpy for
-/// alien:5x9 at `D = 512`, 0.31 -> 0.49 for alien:3x17, and at `D = 64` 0.42 -> 0.55 for
-/// alien:9x33. From 1 KiB the clean decode gained little and the decode at BER 1e-4 lost
-/// (alien:4x5 at `D = 512` 0.40 -> 0.29x); groups of 576 bytes lost both (alien:3x5, 5x3,
-/// 4x3: 0.86-0.92x as fast), as did groups of 1 KiB at `D = 64` (alien:9x17: 0.69x)
-/// (docs/benchmarks.md, "Decoding in order from 2 KiB, the next group prefetched").
+/// The decoder's [`IN_ORDER_FROM`]: groups of 2 KiB, the next group asked for over the copy
+/// of each (`Codec::decode_in_order`); clean decode went 0.43 -> 0.72x
+/// memcpy for alien:5x9 at `D = 512`, 0.31 -> 0.61 for alien:3x17, and at `D = 64` 0.42 ->
+/// 0.52 for alien:9x33. From 1 KiB the clean decode gained too, but the decode at BER 1e-4
+/// lost as often as it gained (secded:22 at `D = 512` 0.43 -> 0.36x, alien:8x3 0.35 ->
+/// 0.44), and groups of 1 KiB at `D = 64` lost both (alien:9x17 0.64 -> 0.42)
+/// (docs/benchmarks.md, "Decoding in order from 2 KiB, the next group asked for on the
+/// way").
 pub(super) const DECODE_IN_ORDER_FROM: usize = 2048;
-
-/// The largest group (encoded, in bytes) whose rows the decoder in order prefetches whole
-/// while it decodes the group before ([`Codec::in_order`]). The syndrome reads a group's
-/// rows in order, and the processor's prefetchers, which stop at each 4 KiB page, left the
-/// lines of groups of a few KiB to arrive on demand. Larger groups lost with the prefetch:
-/// alien:9x63 and 17x33 at `D = 64` (4.4 KiB) 0.79x and 0.90x as fast, hamming:256 at
-/// `D = 512` (16 KiB) 0.77x, alien:33x33 at `D = 64` (8.5 KiB) 0.71x, even when only the
-/// first 4 KiB were asked for.
-pub(super) const PREFETCH_NEXT_MAX: usize = 4096;
 
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
 /// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`), except
@@ -113,9 +105,10 @@ impl Codec {
         })
     }
 
-    /// The CRC-32C of `src`, taken while it is streamed into `dst` ([`nt::copy_crc3`]).
-    pub(super) fn copy_crc(&self, dst: &mut [u8], src: &[u8]) -> u32 {
-        let (t, c) = nt::copy_crc3(self.sse42, dst, src);
+    /// The CRC-32C of `src`, taken while it is streamed into `dst` ([`nt::copy_crc3`], which
+    /// asks for the lines of `ahead` on the way).
+    pub(super) fn copy_crc(&self, dst: &mut [u8], src: &[u8], ahead: &[u8]) -> u32 {
+        let (t, c) = nt::copy_crc3(self.sse42, dst, src, ahead);
         self.join(c, t, src.len())
     }
 

@@ -1,7 +1,7 @@
 //! Decoding: syndromes through the kernels, the lanes with a non-zero syndrome corrected by
 //! the locator, and the deep path that streams a one-group chunk out and corrects it after.
 
-use super::crcs::{PREFETCH_NEXT_MAX, Sums};
+use super::crcs::Sums;
 use super::{Codec, Scratch, thirds};
 use crate::slice::kernel::{self, Fused64, V};
 use crate::slice::locate::{Key, gather_key};
@@ -436,7 +436,8 @@ impl Codec {
     /// The first `3 * third` groups of a chunk in order, as the encoder's: each group's
     /// syndrome from the rows received (which brings them into cache), then its data rows
     /// copied with the CRC of its third folded on the way, corrected in the copy where the
-    /// syndrome found errors. Returns the three CRC chains.
+    /// syndrome found errors, and the next group's rows asked for from memory over the copy.
+    /// Returns the three CRC chains.
     fn decode_in_order<const B: usize>(
         &self,
         enc: &[u8],
@@ -452,11 +453,6 @@ impl Codec {
             let q = j / third;
             let genc = &enc[j * gb..(j + 1) * gb];
             let edata = &genc[..gd];
-            // The next group's rows asked for now, while this one is decoded: the
-            // processor's prefetchers leave a group of a few KiB to arrive on demand.
-            if gb <= PREFETCH_NEXT_MAX {
-                prefetch::span(genc.as_ptr_range().end, gb);
-            }
             let o = &mut out[j * gd..(j + 1) * gd];
             stats.codewords += self.layout.interleave as u64;
             flips.clear();
@@ -466,7 +462,15 @@ impl Codec {
             // alien:9x9's decode at `D = 512`, BER 1e-4, 0.30x memcpy, 0.36 with this and
             // the faster keys of `fix_lanes`.)
             flips.sort_unstable_by_key(|f| f.0);
-            c[q] = crc::copy_append_patched(c[q], o, edata, &flips);
+            // The next group asked for over this one's copy, so that its rows come from
+            // memory while the copy's stores stream out (asked for whole before the
+            // syndrome instead, groups of 2-4 KiB decoded 5-17 % slower at `D = 512`, larger
+            // ones slower than without).
+            let ahead = match enc.get((j + 1) * gb..(j + 2) * gb) {
+                Some(next) => next,
+                _ => &[],
+            };
+            c[q] = crc::copy_append_patched(c[q], o, edata, &flips, ahead);
         }
         nt::fence();
         c
@@ -559,7 +563,8 @@ impl Codec {
     ///
     /// The received data rows are streamed to `o` first, each check block's CRC taken on
     /// the way ([`Codec::copy_crc`]: one sequential read that brings the rows into cache, and
-    /// no read of `o`, which is not read back). Then the syndrome from the data rows in
+    /// no read of `o`, which is not read back), the rest of the group asked for from memory
+    /// meanwhile where its parity rows are a large share of it ([`AHEAD_PARITY_SHARE`]). Then the syndrome from the data rows in
     /// cache and the received parity rows ([`Codec::group_flips`]); the bits the decoder
     /// flips are collected, made in `o` at the end by streaming each line with flips again
     /// from the rows received ([`nt::restream_flips`]: `o[at] ^= mask` read each such line
@@ -579,8 +584,19 @@ impl Codec {
         let edata = &genc[..gd];
         let b = Blocks::of(len, gd);
         stats.codewords += l.interleave as u64;
-        let mut crcs: Vec<u32> = (0..b.count())
-            .map(|i| self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)]))
+        // The group from 4 KiB on, asked for over the copy of its data rows, so that its
+        // parity rows are read from memory while the copy's stores stream out, not after
+        // (where they are an eighth of the group or more; see [`AHEAD_PARITY_SHARE`]).
+        let rest = match genc.get(prefetch::AHEAD..) {
+            Some(rest) if AHEAD_PARITY_SHARE * (genc.len() - gd) >= genc.len() => rest,
+            _ => &[],
+        };
+        let (n, rl) = (b.count(), rest.len());
+        let mut crcs: Vec<u32> = (0..n)
+            .map(|i| {
+                let ahead = &rest[i * rl / n..(i + 1) * rl / n];
+                self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)], ahead)
+            })
             .collect();
         o[len..].copy_from_slice(&edata[len..]);
         let mut flips: Vec<(usize, u8)> = Vec::new();
@@ -606,6 +622,14 @@ impl Codec {
         crcs
     }
 }
+
+/// [`Codec::decode_deep`] asks for the rest of a group over the copy of its data rows where
+/// its parity rows are at least `1 / AHEAD_PARITY_SHARE` of it: clean decode 0.43 -> 0.51x
+/// memcpy for alien:9x9 at `D = 4096`, 0.49 -> 0.56 for alien:5x63 at 4096, 0.47 -> 0.57
+/// for alien:63x5 at 32768. Codes with fewer parity rows lost 3-7 % (alien:33x33 and
+/// alien:17x17 at 4096, hamming:137; docs/benchmarks.md, "Decoding in order from 2 KiB,
+/// the next group asked for on the way").
+const AHEAD_PARITY_SHARE: usize = 8;
 
 /// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (some tens of
 /// cycles each, overlapped) rather than takes again from memory (a 64 KiB block, some

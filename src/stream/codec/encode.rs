@@ -310,7 +310,7 @@ impl Codec {
         let (odata, opar) = out.split_at_mut(gd);
         let b = Blocks::of(data.len(), gd);
         let crcs: Vec<u32> = (0..b.count())
-            .map(|i| self.copy_crc(&mut odata[b.range(i)], &data[b.range(i)]))
+            .map(|i| self.copy_crc(&mut odata[b.range(i)], &data[b.range(i)], &[]))
             .collect();
         let crc = self.join_blocks(&b, &crcs);
         let tail = if tail_len == TAIL {

@@ -54,14 +54,22 @@ pub fn checksum(data: &[u8]) -> u32 {
 /// copy, before the bytes go to another thread (a fence after each 4 KiB group held the
 /// next group's work until the lines had reached memory).
 pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
-    copy_append_patched(crc, dst, src, &[])
+    copy_append_patched(crc, dst, src, &[], &[])
 }
 
 /// [`copy_append`] with bits flipped in the copy: each `(at, mask)` of `flips` (sorted by
 /// `at`, every `at` inside `src`) XORs `mask` into byte `at` of `dst`, and the CRC is of the
 /// bytes so corrected. Where the CRC folds, in the one streaming pass of [`copy_append`]
-/// ([`fold::copy_append_patched`]); otherwise a copy, the flips, then the CRC.
-pub fn copy_append_patched(crc: u32, dst: &mut [u8], src: &[u8], flips: &[(usize, u8)]) -> u32 {
+/// ([`fold::copy_append_patched`]), which also asks for the lines of `ahead` (the bytes
+/// the caller reads next, or none) spread over the copy; otherwise a copy, the flips, then
+/// the CRC.
+pub fn copy_append_patched(
+    crc: u32,
+    dst: &mut [u8],
+    src: &[u8],
+    flips: &[(usize, u8)],
+    ahead: &[u8],
+) -> u32 {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     #[cfg(target_arch = "x86_64")]
     if src.len() >= fold::MIN_LEN + 64
@@ -75,7 +83,7 @@ pub fn copy_append_patched(crc: u32, dst: &mut [u8], src: &[u8], flips: &[(usize
             d0[at] ^= mask;
         }
         let crc = crc32c::crc32c_append(crc, d0);
-        return fold::copy_append_patched(f, crc, d1, &src[head..], late, head);
+        return fold::copy_append_patched(f, crc, d1, &src[head..], late, head, ahead);
     }
     dst.copy_from_slice(src);
     for &(at, mask) in flips {
@@ -495,7 +503,8 @@ mod tests {
                     }
                     let mut out = vec![0xA5u8; len + 256];
                     let at = out.as_ptr().align_offset(64) + 64 + skew;
-                    let c = copy_append_patched(9, &mut out[at..at + len], &data[..len], &flips);
+                    let c =
+                        copy_append_patched(9, &mut out[at..at + len], &data[..len], &flips, &data);
                     let what = format!("len {len} skew {skew} flips {count}");
                     assert_eq!(c, crc32c::crc32c_append(9, &want), "{what}");
                     assert_eq!(&out[at..at + len], &want[..], "{what}");
