@@ -27,13 +27,16 @@ const RUN_BYTES: usize = 128 * 1024;
 const IN_ORDER_FROM: usize = 4096;
 
 /// The encoder's [`IN_ORDER_FROM`] for groups of rows of one 64-byte block (`D = 512`):
-/// since a group in order no longer ends in a store fence, groups of 2 KiB gain there too
-/// (alien:5x9 0.39 -> 0.69x memcpy, alien:9x5 0.42 -> 0.65, secded:39 0.36 -> 0.55). From 1
-/// KiB some fell (alien:3x9 0.53 -> 0.29, secded:22 0.54 -> 0.29), as did groups of 2 KiB
-/// at `D = 64` to 256 (alien:16x17 at 64 0.65 -> 0.55, alien:9x9 at 256 0.53 -> 0.38) and
-/// the decoder's groups of 1 KiB (docs/benchmarks.md, "The plan on AVX-512; parity
-/// streamed, one fence a chunk").
-const ENCODE_IN_ORDER_FROM: usize = 2048;
+/// since a group in order no longer ends in a store fence, groups of 2 KiB gained there
+/// (alien:5x9 0.39 -> 0.69x memcpy, alien:9x5 0.42 -> 0.65, secded:39 0.36 -> 0.55), and
+/// since the next group's payload is asked for over each group's copy, groups of 1 KiB too
+/// (alien:3x9 0.50 -> 0.74, alien:8x3 0.53 -> 0.80, alien:5x5 0.57 -> 0.78), which had
+/// fallen without it (alien:3x9 0.53 -> 0.29). Groups of 576 bytes gain nothing (alien:3x5,
+/// 5x3, 4x3), those of 320 lose (alien:3x3 0.50 -> 0.34); so do groups of 2 KiB at
+/// `D = 64` for the odd alien boards (alien:9x33 0.46 -> 0.40, alien:9x63 0.49 -> 0.41),
+/// which stay in runs (docs/benchmarks.md, "Decoding in order from 2 KiB, the next group
+/// asked for on the way").
+const ENCODE_IN_ORDER_FROM: usize = 1024;
 
 /// The decoder's [`IN_ORDER_FROM`]: groups of 2 KiB, the next group asked for over the copy
 /// of each (`Codec::decode_in_order`); clean decode went 0.43 -> 0.72x
@@ -144,7 +147,7 @@ impl Codec {
     }
 
     /// Whether the coder takes the groups of a chunk's thirds in order, each payload
-    /// copied with the CRC of its third folded on the way ([`crc::copy_append`], streaming
+    /// copied with the CRC of its third folded on the way ([`crc::copy_append_patched`], streaming
     /// stores) and its parity read from the payload in cache (the decoder: the syndrome
     /// first, then the copy of a clean group, or a copy corrected and summed). Where the
     /// CRC folds and the codec takes the CRC instruction (the portable codec of the tests

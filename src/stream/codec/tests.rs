@@ -517,7 +517,8 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
     }
     for (spec, d, streamed) in [
         ("alien:9x9", 64, false),   // 520-byte groups, fused kernels
-        ("alien:5x5", 512, false),  // 1 KiB groups in runs
+        ("alien:3x5", 512, false),  // 576-byte groups in runs
+        ("alien:5x5", 512, true),   // 1 KiB groups in order
         ("alien:9x9", 512, true),   // 4 KiB groups in order
         ("secded:72", 4096, true),  // 32 KiB groups in order
         ("alien:5x5", 32768, true), // one group a chunk: the deep path

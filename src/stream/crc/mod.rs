@@ -46,23 +46,18 @@ pub fn checksum(data: &[u8]) -> u32 {
     append(0, data)
 }
 
-/// `crc32c(prefix ++ src)` from `crc32c(prefix)` while `src` is copied into `dst` (the same
-/// length). Where the CRC folds ([`folding`]) and `src` is 320 bytes or more, in one pass
-/// with non-temporal stores (the bytes before `dst`'s first multiple of 64 are copied and
-/// taken by the CRC instruction first); otherwise a copy, then the CRC. The non-temporal
-/// stores are not fenced: the caller calls [`crate::stream::nt::fence`] after its last
-/// copy, before the bytes go to another thread (a fence after each 4 KiB group held the
-/// next group's work until the lines had reached memory).
-pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8]) -> u32 {
-    copy_append_patched(crc, dst, src, &[], &[])
-}
-
-/// [`copy_append`] with bits flipped in the copy: each `(at, mask)` of `flips` (sorted by
-/// `at`, every `at` inside `src`) XORs `mask` into byte `at` of `dst`, and the CRC is of the
-/// bytes so corrected. Where the CRC folds, in the one streaming pass of [`copy_append`]
-/// ([`fold::copy_append_patched`]), which also asks for the lines of `ahead` (the bytes
-/// the caller reads next, or none) spread over the copy; otherwise a copy, the flips, then
-/// the CRC.
+/// `crc32c(prefix ++ src')` from `crc32c(prefix)` while `src` is copied into `dst` (the
+/// same length) as `src'`: `src` with each `(at, mask)` of `flips` (sorted by `at`, every
+/// `at` inside `src`) XORing `mask` into byte `at`, so that the copy and the CRC are both of
+/// the corrected bytes (none: a plain copy). Where the CRC folds ([`folding`]) and `src` is
+/// 320 bytes or more, in one pass with non-temporal stores
+/// ([`fold::copy_append_patched`]; the bytes before `dst`'s first multiple of 64 are copied
+/// and taken by the CRC instruction first), which also asks for the lines of `ahead` (the
+/// bytes the caller reads next, or none) spread over the copy; otherwise a copy, the flips,
+/// then the CRC. The non-temporal stores are not fenced: the caller calls
+/// [`crate::stream::nt::fence`] after its last copy, before the bytes go to another thread
+/// (a fence after each 4 KiB group held the next group's work until the lines had reached
+/// memory).
 pub fn copy_append_patched(
     crc: u32,
     dst: &mut [u8],
@@ -473,7 +468,7 @@ mod tests {
                 let mut out = vec![0u8; len + 128];
                 let at = out.as_ptr().align_offset(64) + [0, 1, 63][skew];
                 let src = &data[..len];
-                let c = copy_append(7, &mut out[at..at + len], src);
+                let c = copy_append_patched(7, &mut out[at..at + len], src, &[], &[]);
                 assert_eq!(c, crc32c::crc32c_append(7, src), "len {len}");
                 assert_eq!(&out[at..at + len], src, "len {len} skew {skew}");
             }
