@@ -368,9 +368,7 @@ impl Codec {
         let wide = self.layout.row_bytes > 8 * B;
         let mut c = if third == 0 {
             [0; 3]
-        } else if self.in_order(wide, false) && B <= 8 {
-            // (Rows of one 64-word block keep the clean-run kernel, which reads them in
-            // place: in order, secded:72 at D = 4096 fell from 0.43 to 0.34.)
+        } else if self.in_order(wide, false) && (B <= 8 || gd <= ONE_BLOCK_IN_ORDER_MAX) {
             self.decode_in_order(enc, third, out, &mut s, &mut stats)
         } else if B == 1
             && let Some(fused) = self.fused
@@ -622,6 +620,16 @@ impl Codec {
         crcs
     }
 }
+
+/// The largest groups of rows of one 64-word lane block (`D = 4096`, several groups a chunk)
+/// decoded in order ([`Codec::decode_in_order`]); larger ones keep the clean-run kernel,
+/// which reads them in place. With the next group asked for over each copy, groups of
+/// 4-17 KiB of payload gained (clean decode alien:4x5 0.37 -> 0.58x memcpy, alien:3x5 0.29
+/// -> 0.45, alien:5x5 0.36 -> 0.47, secded:22 0.34 -> 0.41) and those of 32 KiB and more
+/// lost (secded:72 0.52 -> 0.45, alien:8x9 0.60 -> 0.55, alien:8x17 0.74 -> 0.60;
+/// docs/benchmarks.md, "Decoding in order from 2 KiB, the next group asked for on the
+/// way").
+const ONE_BLOCK_IN_ORDER_MAX: usize = 24 << 10;
 
 /// [`Codec::decode_deep`] asks for the rest of a group over the copy of its data rows where
 /// its parity rows are at least `1 / AHEAD_PARITY_SHARE` of it: clean decode 0.43 -> 0.51x

@@ -454,7 +454,7 @@ fn chunks_of_small_groups_match_the_per_codeword_reference() {
         ("secded:16", 64),
         ("hamming:39", 64),
         ("alien:5x5", 512),
-        ("alien:3x3", 4096),
+        ("alien:3x3", 4096), // rows of one 64-word block, in order
         // Groups of 2-4 KiB, decoded in order, the next group asked for over each copy.
         ("alien:5x9", 512),
         ("alien:9x33", 64),
