@@ -20,10 +20,10 @@ const RUN_BYTES: usize = 128 * 1024;
 
 /// Groups of single-block rows at least this large are encoded in order with the copying
 /// fold, and wide groups larger than this are encoded and decoded so ([`Codec::in_order`]):
-/// encoding at D = 64 and 512, secded:266 0.34 ->
-/// 0.53x memcpy, alien:33x33 0.30 -> 0.42; groups of 2 KiB did not gain (alien:5x9 at
-/// D = 512, 0.36 -> 0.37, or 0.37 -> 0.32 in another round), each group's copy ending in
-/// a store fence (docs/benchmarks.md, "Groups in order").
+/// encoding at D = 64 and 512, secded:266 0.34 -> 0.53x memcpy, alien:33x33 0.30 -> 0.42;
+/// groups of 2 KiB did not gain (alien:5x9 at D = 512, 0.36 -> 0.37, or 0.37 -> 0.32 in
+/// another round), each group's copy ending in a store fence (docs/benchmarks.md, "Groups
+/// in order").
 const IN_ORDER_FROM: usize = 4096;
 
 /// The encoder's [`IN_ORDER_FROM`] for groups of rows of one 64-byte block (`D = 512`):
@@ -39,13 +39,12 @@ const IN_ORDER_FROM: usize = 4096;
 const ENCODE_IN_ORDER_FROM: usize = 1024;
 
 /// The decoder's [`IN_ORDER_FROM`]: groups of 2 KiB, the next group asked for over the copy
-/// of each (`Codec::decode_in_order`); clean decode went 0.43 -> 0.72x
-/// memcpy for alien:5x9 at `D = 512`, 0.31 -> 0.61 for alien:3x17, and at `D = 64` 0.42 ->
-/// 0.52 for alien:9x33. From 1 KiB the clean decode gained too, but the decode at BER 1e-4
-/// lost as often as it gained (secded:22 at `D = 512` 0.43 -> 0.36x, alien:8x3 0.35 ->
-/// 0.44), and groups of 1 KiB at `D = 64` lost both (alien:9x17 0.64 -> 0.42)
-/// (docs/benchmarks.md, "Decoding in order from 2 KiB, the next group asked for on the
-/// way").
+/// of each (`Codec::decode_in_order`); clean decode went 0.43 -> 0.72x memcpy for alien:5x9
+/// at `D = 512`, 0.31 -> 0.61 for alien:3x17, and at `D = 64` 0.42 -> 0.52 for alien:9x33.
+/// From 1 KiB the clean decode gained too, but the decode at BER 1e-4 lost as often as it
+/// gained (secded:22 at `D = 512` 0.43 -> 0.36x, alien:8x3 0.35 -> 0.44), and groups of 1
+/// KiB at `D = 64` lost both (alien:9x17 0.64 -> 0.42) (docs/benchmarks.md, "Decoding in
+/// order from 2 KiB, the next group asked for on the way").
 pub(super) const DECODE_IN_ORDER_FROM: usize = 2048;
 
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
@@ -147,14 +146,15 @@ impl Codec {
     }
 
     /// Whether the coder takes the groups of a chunk's thirds in order, each payload
-    /// copied with the CRC of its third folded on the way ([`crc::copy_append_patched`], streaming
-    /// stores) and its parity read from the payload in cache (the decoder: the syndrome
-    /// first, then the copy of a clean group, or a copy corrected and summed). Where the
-    /// CRC folds and the codec takes the CRC instruction (the portable codec of the tests
-    /// does not): groups of rows spanning several lane blocks (`wide`, the whole-row
-    /// kernel's) larger than [`IN_ORDER_FROM`], other groups of [`IN_ORDER_FROM`] bytes or
-    /// more (through the single-word fast path where there is one, as for hamming:523 and
-    /// longer at `D = 64`: docs/benchmarks.md, "Wide grids at `D = 64`"). (Wide groups of
+    /// copied with the CRC of its third folded on the way ([`crc::copy_append_patched`],
+    /// streaming stores) and its parity read from the payload in cache (the decoder: the
+    /// syndrome first, then the copy, corrected on the way where the syndrome found
+    /// errors). Where the CRC folds and the codec takes the CRC instruction (the portable
+    /// codec of the tests does not): groups of rows spanning several lane blocks (`wide`,
+    /// the whole-row kernel's) larger than [`IN_ORDER_FROM`], other groups of
+    /// [`IN_ORDER_FROM`] bytes or more when encoding (through the single-word fast path
+    /// where there is one, as for hamming:523 and longer at `D = 64`: docs/benchmarks.md,
+    /// "Wide grids at `D = 64`"). (Wide groups of
     /// 513 bytes to 4 KiB were taken in order too until the runs of [`RUN_BYTES`] grew to
     /// 128 KiB; since then runs encode the smallest faster, alien:3x3 at `D = 4096` 0.19 ->
     /// 0.25x memcpy, and those of 4 KiB, alien:3x5, 5x3 and 4x3, alike.) The encoder takes

@@ -464,10 +464,7 @@ impl Codec {
             // memory while the copy's stores stream out (asked for whole before the
             // syndrome instead, groups of 2-4 KiB decoded 5-17 % slower at `D = 512`, larger
             // ones slower than without).
-            let ahead = match enc.get((j + 1) * gb..(j + 2) * gb) {
-                Some(next) => next,
-                _ => &[],
-            };
+            let ahead = enc.get((j + 1) * gb..(j + 2) * gb).unwrap_or(&[]);
             c[q] = crc::copy_append_patched(c[q], o, edata, &flips, ahead);
         }
         nt::fence();
@@ -562,8 +559,9 @@ impl Codec {
     /// The received data rows are streamed to `o` first, each check block's CRC taken on
     /// the way ([`Codec::copy_crc`]: one sequential read that brings the rows into cache, and
     /// no read of `o`, which is not read back), the rest of the group asked for from memory
-    /// meanwhile where its parity rows are a large share of it ([`AHEAD_PARITY_SHARE`]). Then the syndrome from the data rows in
-    /// cache and the received parity rows ([`Codec::group_flips`]); the bits the decoder
+    /// meanwhile where its parity rows are a large share of it ([`AHEAD_PARITY_SHARE`]).
+    /// Then the syndrome from the data rows in cache and the received parity rows
+    /// ([`Codec::group_flips`]); the bits the decoder
     /// flips are collected, made in `o` at the end by streaming each line with flips again
     /// from the rows received ([`nt::restream_flips`]: `o[at] ^= mask` read each such line
     /// back from memory), and the CRCs mended for them
