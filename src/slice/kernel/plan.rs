@@ -11,7 +11,7 @@
 //! in L1. The plan of every family is derived here from its [`Kernel`], and tested against
 //! [`Kernel::parity`] on every family and width. The executor runs it compiled (`compile`):
 //! runs of rows sharing an accumulator, whose sum is held in registers 128 bytes at a time
-//! (256 in its AVX-512 build).
+//! (512 in its AVX-512 build).
 
 use super::Kernel;
 use crate::cpu::{Avx2, Avx512};
@@ -26,9 +26,14 @@ const STRIP_BUDGET: usize = 24 * 1024;
 /// registers of the shared accumulator held across the run's rows.
 const LANE: usize = 16;
 
-/// The same in the AVX-512 build: 256 bytes, four AVX-512 registers (twice as many bytes
-/// in flight a row; alien:9x33's rows of 4 KiB from L2 1.4x faster).
-const WIDE_LANE: usize = 32;
+/// The same in the AVX-512 build: 512 bytes, eight AVX-512 registers, so that eight lines
+/// of a row are in flight at once. With four (256 bytes) the executor ran rows in cache at
+/// 29-74 GB/s; with eight, 37-82 (alien:17x17's rows of 512 bytes 50 -> 76 GB/s,
+/// hamming:72's of 4 KiB 34 -> 46), and the deep codec 4-12 % faster (clean decode of
+/// secded:137 at `D = 32768` 0.64 -> 0.70x memcpy); sixteen spill (docs/benchmarks.md,
+/// "Eight lines a row in flight"). (Four were twice the two of the AVX2 build: alien:9x33's
+/// rows of 4 KiB from L2 1.4x faster.)
+const WIDE_LANE: usize = 64;
 
 /// The build of the executor that runs a plan.
 #[derive(Clone, Copy, Debug)]
@@ -588,7 +593,7 @@ struct Call<'a> {
 
 /// [`Plan::parity`] and [`Plan::syndrome`] in the build `build`: the portable source
 /// ([`Plan::parity_body`]) compiled as it is, for AVX2 with lanes of 128 bytes, or for
-/// AVX-512 with lanes of 256 bytes.
+/// AVX-512 with lanes of 512 bytes.
 fn plan_block(build: Build, plan: &Plan, call: Call<'_>) {
     #[cfg(target_arch = "x86_64")]
     {
