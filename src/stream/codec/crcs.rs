@@ -3,6 +3,7 @@
 //! group, joined with shifts prepared once per codec.
 
 use super::Codec;
+use crate::slice::kernel::Kernel;
 use crate::stream::crc::{self, Shift};
 use crate::stream::format::Blocks;
 use crate::stream::nt;
@@ -26,7 +27,8 @@ const RUN_BYTES: usize = 128 * 1024;
 /// in order").
 const IN_ORDER_FROM: usize = 4096;
 
-/// The encoder's [`IN_ORDER_FROM`] for groups of rows of one 64-byte block (`D = 512`):
+/// The encoder's [`IN_ORDER_FROM`] for groups of rows of one 64-byte block (`D = 512`;
+/// for rows of one word see [`Codec::encode_in_order_from_d64`]):
 /// since a group in order no longer ends in a store fence, groups of 2 KiB gained there
 /// (alien:5x9 0.39 -> 0.69x memcpy, alien:9x5 0.42 -> 0.65, secded:39 0.36 -> 0.55), and
 /// since the next group's payload is asked for over each group's copy, groups of 1 KiB too
@@ -158,17 +160,35 @@ impl Codec {
     /// 513 bytes to 4 KiB were taken in order too until the runs of [`RUN_BYTES`] grew to
     /// 128 KiB; since then runs encode the smallest faster, alien:3x3 at `D = 4096` 0.19 ->
     /// 0.25x memcpy, and those of 4 KiB, alien:3x5, 5x3 and 4x3, alike.) The encoder takes
-    /// groups of rows of 64 bytes in order from [`ENCODE_IN_ORDER_FROM`] bytes, the decoder
+    /// groups of rows of 64 bytes in order from [`ENCODE_IN_ORDER_FROM`] bytes, those of
+    /// one-word rows from a size by family ([`Codec::encode_in_order_from_d64`]), the decoder
     /// groups of single-block rows from [`DECODE_IN_ORDER_FROM`].
     pub(super) fn in_order(&self, wide: bool, encoding: bool) -> bool {
         let gd = self.layout.group_data;
         let big = match (wide, encoding) {
             (true, _) => gd > IN_ORDER_FROM,
             (false, true) if self.layout.row_bytes == 64 => gd >= ENCODE_IN_ORDER_FROM,
+            (false, true) if self.layout.row_bytes == 8 => gd >= self.encode_in_order_from_d64(),
             (false, true) => gd >= IN_ORDER_FROM,
             (false, false) => gd >= DECODE_IN_ORDER_FROM,
         };
         big && self.sse42.is_some() && crc::folding()
+    }
+
+    /// The encoder's [`IN_ORDER_FROM`] for groups of one-word rows (`D = 64`), by family:
+    /// the Alien boards with an even side from 1 KiB (alien:64x5 0.44 -> 0.88x memcpy,
+    /// alien:32x9 0.54 -> 0.83, alien:16x17 0.64 -> 0.91, alien:5x64 0.43 -> 0.76; groups of
+    /// 520 bytes lost, alien:16x5 0.60 -> 0.46), the Hamming and SECDED codes from 2 KiB
+    /// (secded:266 0.62 -> 0.76; groups of 1 KiB lost, hamming:137 0.64 -> 0.50), the odd
+    /// Alien boards, whose runs through the fast path stay faster (alien:9x33 0.46 -> 0.40 in
+    /// order), and the rest from [`IN_ORDER_FROM`] (docs/benchmarks.md, "Encoding in order at
+    /// `D = 64`, by family").
+    fn encode_in_order_from_d64(&self) -> usize {
+        match self.kernel {
+            Kernel::AlienEvenOdd { .. } | Kernel::AlienOddEven { .. } => 1024,
+            Kernel::Hamming { .. } => 2048,
+            _ => IN_ORDER_FROM,
+        }
     }
 
     /// Whether a chunk of `groups` groups goes through the deep paths ([`Codec::encode_deep`],

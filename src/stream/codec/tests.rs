@@ -458,6 +458,9 @@ fn chunks_of_small_groups_match_the_per_codeword_reference() {
         // Groups of 2-4 KiB, decoded in order, the next group asked for over each copy.
         ("alien:5x9", 512),
         ("alien:9x33", 64),
+        // Groups of 1-2 KiB of one-word rows, encoded in order (even boards, Hamming).
+        ("alien:8x17", 64),
+        ("secded:266", 64),
     ] {
         let code = spec.parse().unwrap();
         let l = layout(&code, depth);
@@ -517,6 +520,11 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
     }
     for (spec, d, streamed) in [
         ("alien:9x9", 64, false),   // 520-byte groups, fused kernels
+        ("alien:9x33", 64, false),  // 2 KiB groups of an odd board in runs
+        ("alien:8x9", 64, false),   // 520-byte groups of an even board in runs
+        ("alien:8x17", 64, true),   // 1 KiB groups of an even board in order
+        ("secded:137", 64, false),  // 1 KiB Hamming groups in runs
+        ("secded:266", 64, true),   // 2 KiB Hamming groups in order
         ("alien:3x5", 512, false),  // 576-byte groups in runs
         ("alien:5x5", 512, true),   // 1 KiB groups in order
         ("alien:9x9", 512, true),   // 4 KiB groups in order
