@@ -431,11 +431,16 @@ impl Codec {
         }
     }
 
-    /// The first `3 * third` groups of a chunk in order, as the encoder's: each group's
-    /// syndrome from the rows received (which brings them into cache), then its data rows
-    /// copied with the CRC of its third folded on the way, corrected in the copy where the
-    /// syndrome found errors, and the next group's rows asked for from memory over the copy.
-    /// Returns the three CRC chains.
+    /// The first `3 * third` groups of a chunk in order, as the encoder's: each group's data
+    /// rows copied with the CRC of its third folded on the way (streamed past the caches,
+    /// the next group's rows asked for from memory meanwhile), then its syndrome from the
+    /// rows the copy brought into cache; where it finds errors, the lines with flips are
+    /// streamed again, flipped, and the CRC mended for them ([`Mender`]), or taken again
+    /// from the group's copy past [`MEND_MAX`] flips. (The syndrome first, then the copy
+    /// with the flips made on the way, read each group from memory in the syndrome, where
+    /// the prefetches of the copy before had not yet arrived: 4-11 % slower clean, 1-15 % at
+    /// BER 1e-4; docs/benchmarks.md, "The decoder in order copies first".) Returns the
+    /// three CRC chains.
     fn decode_in_order<const B: usize>(
         &self,
         enc: &[u8],
@@ -445,6 +450,7 @@ impl Codec {
         stats: &mut ChunkStats,
     ) -> [u32; 3] {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
+        let mender = self.mender.expect("in order only where the CRC mends");
         let mut c = [0u32; 3];
         let mut flips: Vec<(usize, u8)> = Vec::new();
         for j in 0..3 * third {
@@ -453,19 +459,26 @@ impl Codec {
             let edata = &genc[..gd];
             let o = &mut out[j * gd..(j + 1) * gd];
             stats.codewords += self.layout.interleave as u64;
-            flips.clear();
-            self.group_flips(genc, &mut flips, j, s, stats);
-            // A corrected group is copied as a clean one is, its flips made on the way.
-            // (It was copied through the cache, flipped, then summed in a pass of its own:
-            // alien:9x9's decode at `D = 512`, BER 1e-4, 0.30x memcpy, 0.36 with this and
-            // the faster keys of `fix_lanes`.)
-            flips.sort_unstable_by_key(|f| f.0);
             // The next group asked for over this one's copy, so that its rows come from
             // memory while the copy's stores stream out (asked for whole before the
             // syndrome instead, groups of 2-4 KiB decoded 5-17 % slower at `D = 512`, larger
             // ones slower than without).
             let ahead = enc.get((j + 1) * gb..(j + 2) * gb).unwrap_or(&[]);
-            c[q] = crc::copy_append_patched(c[q], o, edata, &flips, ahead);
+            let before = c[q];
+            c[q] = crc::copy_append_patched(before, o, edata, &[], ahead);
+            flips.clear();
+            self.group_flips(genc, &mut flips, j, s, stats);
+            if flips.is_empty() {
+                continue;
+            }
+            flips.sort_unstable_by_key(|f| f.0);
+            nt::restream_flips(o, edata, &flips);
+            c[q] = if flips.len() <= MEND_MAX {
+                c[q] ^ mender.change(0, gd, &flips)
+            } else {
+                nt::fence();
+                crc::append(before, o)
+            };
         }
         nt::fence();
         c
@@ -640,5 +653,5 @@ const AHEAD_PARITY_SHARE: usize = 8;
 /// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (some tens of
 /// cycles each, overlapped) rather than takes again from memory (a 64 KiB block, some
 /// 20 000 cycles): below where the two cost the same, so that garbage costs no more than it
-/// did before mending.
+/// did before mending. The same for a group decoded in order ([`Codec::decode_in_order`]).
 const MEND_MAX: usize = 256;

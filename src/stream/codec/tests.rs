@@ -186,12 +186,19 @@ fn fill_region_writes_any_window_of_the_region() {
 
 /// Deep interleaving with the default chunk (one group, check blocks in pieces): the
 /// payload written in place in the output, its parity taken from there, the chunk CRC
-/// joined from the pieces' CRCs. Encoded bytes equal the per-codeword reference over the
-/// payload, zeros and a tail built from the `crc32c` crate's CRCs; decoding damaged
-/// chunks equals the reference decoder, and the CRCs are the crate's.
+/// joined from the pieces' CRCs. The same for chunks of groups coded in order (the
+/// decoder's CRC chains mended for its flips, or taken again past `MEND_MAX` of them).
+/// Encoded bytes equal the per-codeword reference over the payload, zeros and a tail
+/// built from the `crc32c` crate's CRCs; decoding damaged chunks equals the reference
+/// decoder, and the CRCs are the crate's.
 #[test]
-fn deep_chunks_match_the_reference() {
+fn deep_and_in_order_chunks_match_the_reference() {
     for (spec, depth) in [
+        // Groups in order: of 2-24 KiB at D = 64, 512 and 4096.
+        ("alien:17x17", 64),
+        ("secded:266", 64),
+        ("alien:9x9", 512),
+        ("alien:5x5", 4096),
         ("alien:9x9", 32768),
         ("secded:72", 8192),
         ("hamming:31", 12288),
