@@ -184,8 +184,8 @@ impl Codec {
     /// 520 bytes lost, alien:16x5 0.60 -> 0.46), the Hamming and SECDED codes from 2 KiB
     /// (secded:266 0.62 -> 0.76; groups of 1 KiB lost, hamming:137 0.64 -> 0.50), the odd
     /// Alien boards, whose runs through the fast path stay faster (alien:9x33 0.46 -> 0.40 in
-    /// order), and the rest from [`IN_ORDER_FROM`] (docs/benchmarks.md, "Encoding in order at
-    /// `D = 64`, by family").
+    /// order), and the rest from [`IN_ORDER_FROM`] (docs/benchmarks.md, "Eight lines a row in
+    /// flight, the encoder in order at D = 64 by family, ...").
     fn encode_in_order_from_d64(&self) -> usize {
         match self.kernel {
             Kernel::AlienEvenOdd { .. } | Kernel::AlienOddEven { .. } => 1024,

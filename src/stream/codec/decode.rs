@@ -439,8 +439,8 @@ impl Codec {
     /// from the group's copy past [`MEND_MAX`] flips. (The syndrome first, then the copy
     /// with the flips made on the way, read each group from memory in the syndrome, where
     /// the prefetches of the copy before had not yet arrived: 4-11 % slower clean, 1-15 % at
-    /// BER 1e-4; docs/benchmarks.md, "The decoder in order copies first".) Returns the
-    /// three CRC chains.
+    /// BER 1e-4; docs/benchmarks.md, "Eight lines a row in flight, ..., the decoder in order
+    /// copying first".) Returns the three CRC chains.
     fn decode_in_order<const B: usize>(
         &self,
         enc: &[u8],
