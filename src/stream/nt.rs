@@ -148,7 +148,7 @@ pub fn chain(len: usize) -> usize {
 /// as `memcpy` does, instead of a CRC pass and then a copy. `sse42` is the evidence for
 /// the CRC instruction; without it (or below [`MIN`] bytes) this is [`copy`] and
 /// `crc32c`. Where the CRC folds ([`crc::folding`]), each 64-byte line is folded into one
-/// CRC as it is loaded for the copy ([`crc::copy_append_patched`], which also asks for the
+/// CRC as it is loaded for the copy ([`crc::copy_append`], which also asks for the
 /// lines of `ahead` on the way) and `t` is 0.
 pub fn copy_crc3(
     sse42: Option<Sse42>,
@@ -158,7 +158,7 @@ pub fn copy_crc3(
 ) -> (usize, [u32; 3]) {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     if src.len() >= MIN && crc::folding() {
-        let c = crc::copy_append_patched(0, dst, src, &[], ahead);
+        let c = crc::copy_append(0, dst, src, ahead);
         fence();
         return (0, [0, 0, c]);
     }

@@ -148,13 +148,13 @@ impl Codec {
     }
 
     /// Whether the coder takes the groups of a chunk's thirds in order, each payload
-    /// copied with the CRC of its third folded on the way ([`crc::copy_append_patched`],
+    /// copied with the CRC of its third folded on the way ([`crc::copy_append`],
     /// streaming stores) and its parity read from the payload in cache (the decoder: the
     /// syndrome from the rows in cache after the copy, and the lines with errors streamed
     /// again, corrected, with the CRC mended). Where the CRC folds and the codec takes the
-    /// CRC instruction (the portable codec of the tests does not), and, decoding, mends the
-    /// CRC: groups of rows spanning several lane blocks (`wide`,
-    /// the whole-row kernel's) larger than [`IN_ORDER_FROM`], other groups of
+    /// CRC instruction (the portable codec of the tests does not): groups of rows spanning
+    /// several lane blocks (`wide`, the whole-row kernel's) larger than [`IN_ORDER_FROM`],
+    /// other groups of
     /// [`IN_ORDER_FROM`] bytes or more when encoding (through the single-word fast path
     /// where there is one, as for hamming:523 and longer at `D = 64`: docs/benchmarks.md,
     /// "Wide grids at `D = 64`"). (Wide groups of
@@ -173,9 +173,7 @@ impl Codec {
             (false, true) => gd >= IN_ORDER_FROM,
             (false, false) => gd >= DECODE_IN_ORDER_FROM,
         };
-        // (The decoder in order mends the CRC of the groups it corrects.)
-        let mends = encoding || self.mender.is_some();
-        big && self.sse42.is_some() && crc::folding() && mends
+        big && self.sse42.is_some() && crc::folding()
     }
 
     /// The encoder's [`IN_ORDER_FROM`] for groups of one-word rows (`D = 64`), by family:

@@ -450,7 +450,6 @@ impl Codec {
         stats: &mut ChunkStats,
     ) -> [u32; 3] {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
-        let mender = self.mender.expect("in order only where the CRC mends");
         let mut c = [0u32; 3];
         let mut flips: Vec<(usize, u8)> = Vec::new();
         for j in 0..3 * third {
@@ -465,7 +464,7 @@ impl Codec {
             // ones slower than without).
             let ahead = enc.get((j + 1) * gb..(j + 2) * gb).unwrap_or(&[]);
             let before = c[q];
-            c[q] = crc::copy_append_patched(before, o, edata, &[], ahead);
+            c[q] = crc::copy_append(before, o, edata, ahead);
             flips.clear();
             self.group_flips(genc, &mut flips, j, s, stats);
             if flips.is_empty() {
@@ -473,12 +472,7 @@ impl Codec {
             }
             flips.sort_unstable_by_key(|f| f.0);
             nt::restream_flips(o, edata, &flips);
-            c[q] = if flips.len() <= MEND_MAX {
-                c[q] ^ mender.change(0, gd, &flips)
-            } else {
-                nt::fence();
-                crc::append(before, o)
-            };
+            c[q] = self.mended(c[q], before, o, 0, &flips);
         }
         nt::fence();
         c
@@ -620,15 +614,25 @@ impl Codec {
             let r = b.range(i);
             let from = flips.partition_point(|f| f.0 < r.start);
             let to = flips.partition_point(|f| f.0 < r.end);
-            *crc = match &self.mender {
-                _ if from == to => *crc,
-                Some(m) if to - from <= MEND_MAX => {
-                    *crc ^ m.change(r.start, r.len(), &flips[from..to])
-                }
-                _ => crc::checksum(&o[r]),
-            };
+            *crc = self.mended(*crc, 0, &o[r.clone()], r.start, &flips[from..to]);
         }
         crcs
+    }
+
+    /// The CRC-32C `crc` of a piece of output, taken before `flips` (at offsets from `at`,
+    /// all inside `bytes`, the piece as it is now) were made in it: mended for them
+    /// ([`Mender`]), or, past [`MEND_MAX`] flips or without the mender, taken again over
+    /// `bytes` from `start` (the CRC before the piece).
+    fn mended(&self, crc: u32, start: u32, bytes: &[u8], at: usize, flips: &[(usize, u8)]) -> u32 {
+        match &self.mender {
+            _ if flips.is_empty() => crc,
+            Some(m) if flips.len() <= MEND_MAX => crc ^ m.change(at, bytes.len(), flips),
+            _ => {
+                // (The piece was streamed: its lines are ordered before they are read back.)
+                nt::fence();
+                crc::append(start, bytes)
+            }
+        }
     }
 }
 

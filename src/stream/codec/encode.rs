@@ -182,7 +182,7 @@ impl Codec {
                 let q = j / third;
                 // The next group's payload asked for from memory over this one's copy.
                 let ahead = data.get((j + 1) * gd..(j + 2) * gd).unwrap_or(&[]);
-                c[q] = crc::copy_append_patched(c[q], odata, g, &[], ahead);
+                c[q] = crc::copy_append(c[q], odata, g, ahead);
                 if wide {
                     self.parity_of_rows([g, &[]], opar, &mut s);
                 } else {

@@ -86,38 +86,17 @@ pub fn append(fold: Fold, crc: u32, data: &[u8]) -> u32 {
     );
     let _ = fold;
     // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; no copy.
-    unsafe {
-        append_avx512::<false, false>(
-            Keys::get(),
-            !crc,
-            data,
-            std::ptr::null_mut(),
-            &Patches::NONE,
-            &[],
-        )
-    }
+    unsafe { append_avx512::<false>(Keys::get(), !crc, data, std::ptr::null_mut(), &[]) }
 }
 
 /// [`append`] that also copies `src` into `dst` (the same length, which starts at a
-/// multiple of 64 bytes) in the same pass, with bits flipped on the way: each
-/// `(at, mask)` of `patches` (sorted by `at`, every `at` in `base..base + src.len()`) XORs
-/// `mask` into byte `at - base`, so that the copy and the CRC are both of the patched
-/// bytes (a decoder writes a corrected group as it writes a clean one). Each 64-byte line
-/// the fold loads is written with a non-temporal store (past the caches), the last partial
-/// line with ordinary ones; the stores are not fenced (the caller does:
-/// [`crate::stream::nt::fence`]). The fold then runs in the shadow of the memory traffic
-/// instead of in a pass of its own over the copied bytes. The lines of `ahead` (bytes the
-/// caller reads next) are asked for from memory on the way, spread evenly over the copy;
-/// a hint that changes no result.
-pub fn copy_append_patched(
-    fold: Fold,
-    crc: u32,
-    dst: &mut [u8],
-    src: &[u8],
-    patches: &[(usize, u8)],
-    base: usize,
-    ahead: &[u8],
-) -> u32 {
+/// multiple of 64 bytes) in the same pass. Each 64-byte line the fold loads is written with
+/// a non-temporal store (past the caches), the last partial line with ordinary ones; the
+/// stores are not fenced (the caller does: [`crate::stream::nt::fence`]). The fold then runs
+/// in the shadow of the memory traffic instead of in a pass of its own over the copied
+/// bytes. The lines of `ahead` (bytes the caller reads next) are asked for from memory on
+/// the way, spread evenly over the copy; a hint that changes no result.
+pub fn copy_append(fold: Fold, crc: u32, dst: &mut [u8], src: &[u8], ahead: &[u8]) -> u32 {
     assert!(
         src.len() >= MIN_LEN,
         "folding takes {MIN_LEN} bytes or more"
@@ -127,90 +106,41 @@ pub fn copy_append_patched(
         (dst.as_ptr() as usize).is_multiple_of(64),
         "streamed lines start at a multiple of 64"
     );
-    assert!(
-        patches.is_sorted_by_key(|p| p.0)
-            && patches
-                .iter()
-                .all(|p| (base..base + src.len()).contains(&p.0)),
-        "patches in order, inside the bytes"
-    );
     let _ = fold;
-    let (keys, dst) = (Keys::get(), dst.as_mut_ptr());
     // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; `dst` holds
     // `src.len()` bytes from a multiple of 64 and does not overlap `src` (one is borrowed
-    // mutably); the patches lie inside `src` (checked).
-    unsafe {
-        if patches.is_empty() {
-            append_avx512::<true, false>(keys, !crc, src, dst, &Patches::NONE, ahead)
-        } else {
-            let patches = Patches {
-                list: patches,
-                base,
-            };
-            append_avx512::<true, true>(keys, !crc, src, dst, &patches, ahead)
-        }
-    }
-}
-
-/// Bits to flip in the bytes a fold loads: `list` sorted by offset, offsets counted from
-/// `base`.
-struct Patches<'a> {
-    list: &'a [(usize, u8)],
-    base: usize,
-}
-
-impl Patches<'_> {
-    const NONE: Patches<'static> = Patches { list: &[], base: 0 };
-
-    /// Offset (in the data) of patch `i`, or past every line when there is none.
-    #[inline(always)]
-    fn at(&self, i: usize) -> usize {
-        self.list.get(i).map_or(usize::MAX, |p| p.0 - self.base)
-    }
+    // mutably).
+    unsafe { append_avx512::<true>(Keys::get(), !crc, src, dst.as_mut_ptr(), ahead) }
 }
 
 /// The fold of [`append`]; with `COPY`, each whole 64-byte line it loads is also streamed
-/// to `dst` at the same offset and the bytes past the last whole line are copied there;
-/// with `PATCH`, the bytes are patched ([`copy_append_patched`]) as they are loaded. As each
-/// line is loaded, the line at the same fraction of `ahead` is prefetched.
+/// to `dst` at the same offset and the bytes past the last whole line are copied there. As
+/// each line is loaded, the line at the same fraction of `ahead` is prefetched.
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512F, VPCLMULQDQ and SSE4.2. With `COPY`, `dst` is valid for writes of
-/// `data.len()` bytes, starts at a multiple of 64 and does not overlap `data`. With `PATCH`,
-/// the patches are sorted and inside `data` (each `at - base` below `data.len()`).
+/// `data.len()` bytes, starts at a multiple of 64 and does not overlap `data`.
 #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
-unsafe fn append_avx512<const COPY: bool, const PATCH: bool>(
+unsafe fn append_avx512<const COPY: bool>(
     keys: &Keys,
     reg: u32,
     data: &[u8],
     dst: *mut u8,
-    patches: &Patches<'_>,
     ahead: &[u8],
 ) -> u32 {
     // SAFETY (every load below): each reads 64 or 16 bytes inside `data`, from a pointer
     // that the loop bounds keep at least that far from its end; with `COPY` the store is
     // to the same 64 bytes of `dst`, at a multiple of 64 (the caller's contract).
-    // The next patch and where it falls, kept in registers: one comparison a line.
-    let (mut next, mut upcoming) = (0, patches.at(0));
     // Line `at` of `ahead` scaled to its length asked for as line `at` is loaded (16
     // fraction bits: `ahead` up to a few times `data`).
     let scale = ((ahead.len() as u64) << 16) / data.len() as u64;
-    let mut load = |at: usize| unsafe {
+    let load = |at: usize| unsafe {
         if scale != 0 {
             let a = ((at as u64 * scale) >> 16) as usize;
             _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().wrapping_add(a).cast());
         }
-        let mut v = _mm512_loadu_si512(data.as_ptr().add(at).cast());
-        // Each patch in the line XORed into its 32-bit lane, in registers (a call that
-        // built the line's mask in memory made corrected groups 1.8x as slow to fold).
-        while PATCH && upcoming < at + 64 {
-            let (off, mask) = (upcoming - at, patches.list[next].1);
-            let lane = _mm512_maskz_set1_epi32(1 << (off / 4), i32::from(mask) << (8 * (off % 4)));
-            v = _mm512_xor_si512(v, lane);
-            next += 1;
-            upcoming = patches.at(next);
-        }
+        let v = _mm512_loadu_si512(data.as_ptr().add(at).cast());
         if COPY {
             _mm512_stream_si512(dst.add(at).cast(), v);
         }
@@ -241,18 +171,9 @@ unsafe fn append_avx512<const COPY: bool, const PATCH: bool>(
         v = fold(v, k, load(at));
         at += 64;
     }
-    // The bytes after the last whole line, patched in a buffer if a patch falls there.
-    let mut patched = [0u8; 64];
+    // The bytes after the last whole line.
     let start = at;
-    let data = if PATCH && upcoming < len {
-        patched[..len - at].copy_from_slice(&data[at..]);
-        for &(off, mask) in &patches.list[next..] {
-            patched[off - patches.base - at] ^= mask;
-        }
-        &patched[..len - at]
-    } else {
-        &data[at..]
-    };
+    let data = &data[at..];
     let (len, mut at) = (data.len(), 0);
     if COPY {
         // SAFETY: the bytes `start..` of `dst` (the caller's contract), as many as are left.
@@ -301,7 +222,7 @@ mod tests {
                 let src = &data[start..start + len];
                 out.fill(0xA5);
                 let dst = &mut out[base + 64..base + 64 + len];
-                let got = copy_append_patched(fold, 0x1234_5678, dst, src, &[], 0, &[]);
+                let got = copy_append(fold, 0x1234_5678, dst, src, &[]);
                 assert_eq!(got, crc32c::crc32c_append(0x1234_5678, src), "len {len}");
                 assert_eq!(
                     &out[base + 64..base + 64 + len],

@@ -46,25 +46,16 @@ pub fn checksum(data: &[u8]) -> u32 {
     append(0, data)
 }
 
-/// `crc32c(prefix ++ src')` from `crc32c(prefix)` while `src` is copied into `dst` (the
-/// same length) as `src'`: `src` with each `(at, mask)` of `flips` (sorted by `at`, every
-/// `at` inside `src`) XORing `mask` into byte `at`, so that the copy and the CRC are both of
-/// the corrected bytes (none: a plain copy). Where the CRC folds ([`folding`]) and `src` is
-/// 320 bytes or more, in one pass with non-temporal stores
-/// ([`fold::copy_append_patched`]; the bytes before `dst`'s first multiple of 64 are copied
-/// and taken by the CRC instruction first), which also asks for the lines of `ahead` (the
-/// bytes the caller reads next, or none) spread over the copy; otherwise a copy, the flips,
-/// then the CRC. The non-temporal stores are not fenced: the caller calls
+/// `crc32c(prefix ++ src)` from `crc32c(prefix)` while `src` is copied into `dst` (the same
+/// length). Where the CRC folds ([`folding`]) and `src` is 320 bytes or more, in one pass
+/// with non-temporal stores ([`fold::copy_append`]; the bytes before `dst`'s first multiple
+/// of 64 are copied and taken by the CRC instruction first), which also asks for the lines
+/// of `ahead` (the bytes the caller reads next, or none) spread over the copy; otherwise a
+/// copy, then the CRC. The non-temporal stores are not fenced: the caller calls
 /// [`crate::stream::nt::fence`] after its last copy, before the bytes go to another thread
 /// (a fence after each 4 KiB group held the next group's work until the lines had reached
 /// memory).
-pub fn copy_append_patched(
-    crc: u32,
-    dst: &mut [u8],
-    src: &[u8],
-    flips: &[(usize, u8)],
-    ahead: &[u8],
-) -> u32 {
+pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8], ahead: &[u8]) -> u32 {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     #[cfg(target_arch = "x86_64")]
     if src.len() >= fold::MIN_LEN + 64
@@ -72,18 +63,12 @@ pub fn copy_append_patched(
     {
         let head = (dst.as_ptr() as usize).wrapping_neg() & 63;
         let (d0, d1) = dst.split_at_mut(head);
-        let (early, late) = flips.split_at(flips.partition_point(|p| p.0 < head));
         d0.copy_from_slice(&src[..head]);
-        for &(at, mask) in early {
-            d0[at] ^= mask;
-        }
         let crc = crc32c::crc32c_append(crc, d0);
-        return fold::copy_append_patched(f, crc, d1, &src[head..], late, head, ahead);
+        return fold::copy_append(f, crc, d1, &src[head..], ahead);
     }
+    let _ = ahead;
     dst.copy_from_slice(src);
-    for &(at, mask) in flips {
-        dst[at] ^= mask;
-    }
     crc32c::crc32c_append(crc, dst)
 }
 
@@ -374,8 +359,6 @@ fn sample(len: u32, shift: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn three_chains_agree_with_one() {
@@ -462,47 +445,18 @@ mod tests {
 
     #[test]
     fn copy_append_copies_and_sums_at_any_alignment() {
-        let data = sample(3000, 5);
-        for len in [0, 100, 319, 320, 321, 1000, 2999] {
-            for skew in 0..3 {
-                let mut out = vec![0u8; len + 128];
-                let at = out.as_ptr().align_offset(64) + [0, 1, 63][skew];
-                let src = &data[..len];
-                let c = copy_append_patched(7, &mut out[at..at + len], src, &[], &[]);
-                assert_eq!(c, crc32c::crc32c_append(7, src), "len {len}");
-                assert_eq!(&out[at..at + len], src, "len {len} skew {skew}");
-            }
-        }
-    }
-
-    #[test]
-    fn patched_copies_are_the_flipped_bytes_and_their_crc() {
-        let data = sample(5000, 3);
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        let mut next = |m: usize| rng.gen_range(0..m);
-        for len in [1, 63, 319, 320, 321, 511, 1000, 4096, 4099, 4999] {
+        let data = sample(5000, 5);
+        for len in [0, 1, 63, 100, 319, 320, 321, 511, 1000, 2999, 4096, 4099] {
             for skew in [0, 1, 17, 63] {
-                for count in [0, 1, 2, 5, 40] {
-                    // Flips anywhere, at the ends, at line edges, and twice at one byte.
-                    let mut flips: Vec<(usize, u8)> =
-                        (0..count).map(|_| (next(len), 1u8 << next(8))).collect();
-                    if count >= 5 {
-                        let edges = [0, len - 1, 64.min(len - 1), (len / 64 * 64).min(len - 1)];
-                        flips.extend(edges.map(|at| (at, 0x81)));
-                        flips.push(flips[0]);
-                    }
-                    flips.sort_unstable_by_key(|f| f.0);
-                    let mut want = data[..len].to_vec();
-                    for &(at, mask) in &flips {
-                        want[at] ^= mask;
-                    }
+                // With nothing to ask for, and with more than the copy.
+                for ahead in [&[][..], &data[..]] {
                     let mut out = vec![0xA5u8; len + 256];
                     let at = out.as_ptr().align_offset(64) + 64 + skew;
-                    let c =
-                        copy_append_patched(9, &mut out[at..at + len], &data[..len], &flips, &data);
-                    let what = format!("len {len} skew {skew} flips {count}");
-                    assert_eq!(c, crc32c::crc32c_append(9, &want), "{what}");
-                    assert_eq!(&out[at..at + len], &want[..], "{what}");
+                    let src = &data[..len];
+                    let c = copy_append(7, &mut out[at..at + len], src, ahead);
+                    let what = format!("len {len} skew {skew} ahead {}", ahead.len());
+                    assert_eq!(c, crc32c::crc32c_append(7, src), "{what}");
+                    assert_eq!(&out[at..at + len], src, "{what}");
                     assert!(out[..at].iter().all(|&b| b == 0xA5), "{what}: before");
                     assert!(out[at + len..].iter().all(|&b| b == 0xA5), "{what}: after");
                 }
