@@ -117,6 +117,8 @@ pub struct Plan {
     runs: Vec<Run>,
     others: Vec<Other>,
     sinks: Vec<Other>,
+    /// [`Plan::parity_sets`].
+    sets: Option<Vec<u64>>,
 }
 
 /// Builds a plan, naming accumulators as they are asked for.
@@ -135,6 +137,7 @@ impl Builder {
                 runs: Vec::new(),
                 others: Vec::new(),
                 sinks: Vec::new(),
+                sets: None,
             },
         }
     }
@@ -291,6 +294,7 @@ impl Plan {
         }
         assert!(b.plan.feeds.len() <= k, "no more rows than the code has");
         b.plan.feeds.resize(k, [NONE, NONE]);
+        b.plan.sets = b.plan.sets();
         b.plan.compile();
         b.plan
     }
@@ -303,6 +307,33 @@ impl Plan {
     /// Number of parity rows it writes.
     pub fn parity_rows(&self) -> usize {
         self.outs.len()
+    }
+
+    /// Each parity row as the set of data rows it sums (bit `i` for data row `i`), for
+    /// plans of at most 64 data rows: the codec's column pass sums a line of each of a
+    /// parity row's data rows in registers, with no accumulator in memory.
+    pub fn parity_sets(&self) -> Option<&[u64]> {
+        self.sets.as_deref()
+    }
+
+    /// [`Plan::parity_sets`]: the plan as built (before [`Plan::compile`]) run over sets of
+    /// data rows instead of rows.
+    fn sets(&self) -> Option<Vec<u64>> {
+        if self.data_rows() > 64 {
+            return None;
+        }
+        let mut acc = vec![0u64; self.accs];
+        for (i, f) in self.feeds.iter().enumerate() {
+            for &a in f.iter().filter(|&&a| a != NONE) {
+                acc[usize::from(a)] ^= 1 << i;
+            }
+        }
+        for &Xor { dst, src, copy } in &self.program {
+            let v = acc[usize::from(src)];
+            let d = &mut acc[usize::from(dst)];
+            *d = if copy { v } else { *d ^ v };
+        }
+        Some(self.outs.iter().map(|&o| acc[usize::from(o)]).collect())
     }
 
     /// The strip width in bytes for rows of `rb` bytes: as much of a row as keeps every

@@ -176,6 +176,16 @@ impl Codec {
         big && self.sse42.is_some() && crc::folding()
     }
 
+    /// Whether the codec codes the groups of a chunk's thirds in order through the column
+    /// pass (`Codec::encode_columns`, `Codec::decode_columns`), whatever their size: codes
+    /// of few data rows at `D >= 4096` where the CPU has AVX-512 BW and VPCLMULQDQ.
+    pub(super) fn has_columns(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.columns.is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
     /// The encoder's [`IN_ORDER_FROM`] for groups of one-word rows (`D = 64`), by family:
     /// the Alien boards with an even side from 1 KiB (alien:64x5 0.44 -> 0.88x memcpy,
     /// alien:32x9 0.54 -> 0.83, alien:16x17 0.64 -> 0.91, alien:5x64 0.43 -> 0.76; groups of

@@ -130,6 +130,21 @@ impl Codec {
             any,
             &mut s.acc,
         );
+        self.fix_syndrome_rows(genc, out, group, s, stats);
+    }
+
+    /// The lanes of a group `genc` corrected through `out` from its syndrome rows `s.rows`
+    /// (rows of `row_bytes`) and the OR of them word by word, `s.any`, as [`Codec::fix_block`]
+    /// does (the second half of `Codec::fix_rows`; the column pass makes the rows itself).
+    pub(super) fn fix_syndrome_rows<const B: usize>(
+        &self,
+        genc: &[u8],
+        out: &mut (impl Flips + ?Sized),
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let rb = self.layout.row_bytes;
         // Eight words (a line) of every syndrome row at a time, copied together where any
         // is not zero: the key of a lane takes a bit of each row, and at rows of 4 KiB
         // (`D = 32768`) every row's word of a lane falls in one L1 set (read in place,
@@ -368,7 +383,9 @@ impl Codec {
         let wide = self.layout.row_bytes > 8 * B;
         let mut c = if third == 0 {
             [0; 3]
-        } else if self.in_order(wide, false) && (B <= 8 || gd <= ONE_BLOCK_IN_ORDER_MAX) {
+        } else if self.has_columns()
+            || self.in_order(wide, false) && (B <= 8 || gd <= ONE_BLOCK_IN_ORDER_MAX)
+        {
             self.decode_in_order(enc, third, out, &mut s, &mut stats)
         } else if B == 1
             && let Some(fused) = self.fused
@@ -440,7 +457,10 @@ impl Codec {
     /// with the flips made on the way, read each group from memory in the syndrome, where
     /// the prefetches of the copy before had not yet arrived: 4-11 % slower clean, 1-15 % at
     /// BER 1e-4; docs/benchmarks.md, "Eight lines a row in flight, ..., the decoder in order
-    /// copying first".) Returns the three CRC chains.
+    /// copying first".) Where the codec has the column pass (`Codec::decode_columns`: codes
+    /// of few data rows at `D >= 4096`), the copy and the syndrome are one pass over the
+    /// group, and a group with errors is corrected from the syndrome rows it wrote.
+    /// Returns the three CRC chains.
     fn decode_in_order<const B: usize>(
         &self,
         enc: &[u8],
@@ -452,6 +472,8 @@ impl Codec {
         let (gd, gb) = (self.layout.group_data, self.layout.group_bytes);
         let mut c = [0u32; 3];
         let mut flips: Vec<(usize, u8)> = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        let mut columns = self.columns.as_ref().map(|c| (c, self.column_scratch()));
         for j in 0..3 * third {
             let q = j / third;
             let genc = &enc[j * gb..(j + 1) * gb];
@@ -464,9 +486,38 @@ impl Codec {
             // ones slower than without).
             let ahead = enc.get((j + 1) * gb..(j + 2) * gb).unwrap_or(&[]);
             let before = c[q];
-            c[q] = crc::copy_append(before, o, edata, ahead);
             flips.clear();
-            self.group_flips(genc, &mut flips, j, s, stats);
+            // The copy and the syndrome in one pass (the column pass), the syndrome rows kept
+            // for a group with errors to correct; or the copy, then the syndrome from the
+            // rows in cache.
+            #[cfg(target_arch = "x86_64")]
+            let done = match &mut columns {
+                Some((cols, cs)) => {
+                    let rb = self.layout.row_bytes;
+                    s.rows.resize(self.r * rb, 0);
+                    let (crc, dirty) =
+                        self.decode_columns(cols, before, genc, o, ahead, cs, &mut s.rows);
+                    c[q] = crc;
+                    if dirty {
+                        s.any.clear();
+                        s.any.resize(rb / 8, 0);
+                        for row in s.rows.chunks_exact(rb) {
+                            for (a, w) in s.any.iter_mut().zip(row.as_chunks::<8>().0) {
+                                *a |= u64::from_ne_bytes(*w);
+                            }
+                        }
+                        self.fix_syndrome_rows(genc, &mut flips, j, s, stats);
+                    }
+                    true
+                }
+                None => false,
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let done = false;
+            if !done {
+                c[q] = crc::copy_append(before, o, edata, ahead);
+                self.group_flips(genc, &mut flips, j, s, stats);
+            }
             if flips.is_empty() {
                 continue;
             }

@@ -125,7 +125,7 @@ impl Codec {
     fn encode_path(&self, groups: usize, third: usize, wide: bool) -> Path {
         if self.deep(groups, wide) {
             Path::Deep
-        } else if third > 0 && self.in_order(wide, true) {
+        } else if third > 0 && (self.has_columns() || self.in_order(wide, true)) {
             Path::InOrder
         } else {
             Path::Runs
@@ -171,17 +171,25 @@ impl Codec {
         let cut = self.cuts();
         let mut c = [0u32; 3];
         if path == Path::InOrder {
+            #[cfg(target_arch = "x86_64")]
+            let mut columns = self.columns.as_ref().map(|c| (c, self.column_scratch()));
             // In order, each group's payload copied to its data rows with the CRC of its
-            // third folded on the way, then its parity from the payload (still in L1).
+            // third folded on the way, then its parity from the payload (still in L1); or
+            // all of it in one pass, the column pass.
             for (j, (g, o)) in data[..3 * third * gd]
                 .chunks_exact(gd)
                 .zip(out.chunks_exact_mut(gb))
                 .enumerate()
             {
-                let (odata, opar) = o.split_at_mut(gd);
                 let q = j / third;
                 // The next group's payload asked for from memory over this one's copy.
                 let ahead = data.get((j + 1) * gd..(j + 2) * gd).unwrap_or(&[]);
+                #[cfg(target_arch = "x86_64")]
+                if let Some((cols, cs)) = &mut columns {
+                    c[q] = self.encode_columns(cols, c[q], g, o, ahead, cs);
+                    continue;
+                }
+                let (odata, opar) = o.split_at_mut(gd);
                 c[q] = crc::copy_append(c[q], odata, g, ahead);
                 if wide {
                     self.parity_of_rows([g, &[]], opar, &mut s);

@@ -56,6 +56,10 @@ pub struct Codec {
     /// check blocks, [`Codec::decode_deep`]; a group's CRC chain in the fused kernels, which
     /// need the same features).
     mender: Option<&'static Mender>,
+    /// Where the CPU and the rows allow it: the column pass ([`columns`]), which codes
+    /// groups of rows of 512 bytes and more in order, in one pass each.
+    #[cfg(target_arch = "x86_64")]
+    columns: Option<columns::Columns>,
 }
 
 /// Scratch space of the group kernels.
@@ -128,6 +132,8 @@ macro_rules! by_width {
     }};
 }
 
+#[cfg(target_arch = "x86_64")]
+mod columns;
 mod crcs;
 mod decode;
 mod encode;
@@ -160,16 +166,19 @@ impl Codec {
         lens.dedup();
         let shifts = lens.into_iter().map(Shift::new).collect();
         let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
+        let plan = Plan::for_kernel(&kernel, k);
         Codec {
             sse42: Sse42::detect(),
             avx2: Avx2::detect(),
             fast,
             fused: kernel.fused64().filter(|_| fast.is_some()),
             mender: if decoding { Mender::detect() } else { None },
+            #[cfg(target_arch = "x86_64")]
+            columns: columns::Columns::detect(layout.row_bytes, &plan),
             shifts,
             width: block_words(layout.row_bytes / 8, decoding, layout.chunk_groups),
             layout,
-            plan: Plan::for_kernel(&kernel, k),
+            plan,
             kernel,
             r: n - k,
             locator,

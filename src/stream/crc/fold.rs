@@ -43,6 +43,7 @@ fn lane(d: u64) -> [u64; 2] {
 }
 
 /// The constants of every distance the fold uses, computed once.
+#[derive(Debug)]
 struct Keys {
     /// 256 bytes in every lane (four registers ahead).
     by256: [u64; 8],
@@ -147,11 +148,6 @@ unsafe fn append_avx512<const COPY: bool>(
         v
     };
     let key = |k: &[u64; 8]| unsafe { _mm512_loadu_si512(k.as_ptr().cast()) };
-    let fold = |x: __m512i, k: __m512i, y: __m512i| {
-        let lo = _mm512_clmulepi64_epi128::<0x00>(x, k);
-        let hi = _mm512_clmulepi64_epi128::<0x11>(x, k);
-        _mm512_ternarylogic_epi64::<0x96>(lo, hi, y)
-    };
     let len = data.len();
     let mut x = [load(0), load(64), load(128), load(192)];
     x[0] = _mm512_xor_si512(x[0], _mm512_zextsi128_si512(_mm_cvtsi32_si128(reg as i32)));
@@ -172,13 +168,31 @@ unsafe fn append_avx512<const COPY: bool>(
         at += 64;
     }
     // The bytes after the last whole line.
-    let start = at;
-    let data = &data[at..];
-    let (len, mut at) = (data.len(), 0);
     if COPY {
-        // SAFETY: the bytes `start..` of `dst` (the caller's contract), as many as are left.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), dst.add(start), len) };
+        // SAFETY: the bytes `at..` of `dst` (the caller's contract), as many as are left.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().add(at), dst.add(at), len - at) };
     }
+    finish(keys, v, &data[at..])
+}
+
+/// `x` folded forward onto `y` (the fold's step, lane by lane): `x`'s 16-byte lanes moved
+/// as far as the constants `k` say ([`lane`]) and added into `y`'s.
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+#[inline]
+fn fold(x: __m512i, k: __m512i, y: __m512i) -> __m512i {
+    let lo = _mm512_clmulepi64_epi128::<0x00>(x, k);
+    let hi = _mm512_clmulepi64_epi128::<0x11>(x, k);
+    _mm512_ternarylogic_epi64::<0x96>(lo, hi, y)
+}
+
+/// The CRC-32C at the end of a fold: `v`, the register of the last whole 64 bytes folded,
+/// then the bytes `rest` after them (fewer than 64), inverted as a CRC-32C is.
+#[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
+#[inline]
+fn finish(keys: &Keys, v: __m512i, rest: &[u8]) -> u32 {
+    // SAFETY: loads of the 64- and 16-byte keys and of 16 bytes of `rest` at `at`, which
+    // the loop keeps 16 bytes from its end.
+    let key = |k: &[u64]| unsafe { _mm512_loadu_si512(k.as_ptr().cast()) };
     // The four lanes into the last one.
     let t = fold(v, key(&keys.lanes), _mm512_setzero_si512());
     let mut w = _mm512_extracti32x4_epi32::<3>(v);
@@ -187,21 +201,92 @@ unsafe fn append_avx512<const COPY: bool>(
     w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<2>(t));
     // SAFETY: as above.
     let k16 = unsafe { _mm_loadu_si128(keys.by16.as_ptr().cast()) };
-    while at + 16 <= len {
+    let mut at = 0;
+    while at + 16 <= rest.len() {
         let lo = _mm_clmulepi64_si128::<0x00>(w, k16);
         let hi = _mm_clmulepi64_si128::<0x11>(w, k16);
         // SAFETY: as above.
-        let y = unsafe { _mm_loadu_si128(data.as_ptr().add(at).cast()) };
+        let y = unsafe { _mm_loadu_si128(rest.as_ptr().add(at).cast()) };
         w = _mm_xor_si128(_mm_xor_si128(lo, hi), y);
         at += 16;
     }
     let mut r = _mm_crc32_u64(0, _mm_cvtsi128_si64(w) as u64);
     r = _mm_crc32_u64(r, _mm_extract_epi64::<1>(w) as u64);
     let mut r = r as u32;
-    for &b in &data[at..] {
+    for &b in &rest[at..] {
         r = _mm_crc32_u8(r, b);
     }
     !r
+}
+
+/// The CRC-32C of a message read as pieces of equal length, 64 bytes of every piece at a
+/// time (the codec's column pass, `Codec::encode_columns`): each piece folds into a register
+/// of its own ([`RowFold::first`], [`RowFold::step`]), and the registers fold into one at the
+/// end ([`RowFold::finish`]), each moved by a piece's length.
+#[derive(Clone, Copy, Debug)]
+pub struct RowFold {
+    keys: &'static Keys,
+    /// The constants for a piece's length, `row_bytes`, in every lane.
+    by_row: [u64; 8],
+    /// The same for the last piece's, 64 bytes shorter.
+    by_last: [u64; 8],
+}
+
+impl RowFold {
+    /// The fold of pieces of `row_bytes` bytes (a multiple of 64, at least 128).
+    pub fn new(fold: Fold, row_bytes: usize) -> RowFold {
+        let _ = fold;
+        assert!(
+            row_bytes >= 128 && row_bytes.is_multiple_of(64),
+            "pieces of whole lines, at least two"
+        );
+        let all = |d: usize| {
+            let [lo, hi] = lane(d as u64);
+            [lo, hi, lo, hi, lo, hi, lo, hi]
+        };
+        RowFold {
+            keys: Keys::get(),
+            by_row: all(row_bytes),
+            by_last: all(row_bytes - 64),
+        }
+    }
+
+    /// The first piece's register after its first 64 bytes `v`, `crc` being the CRC-32C
+    /// of what comes before the pieces (the other pieces' registers start as their first 64
+    /// bytes).
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    #[inline]
+    pub fn first(crc: u32, v: __m512i) -> __m512i {
+        _mm512_xor_si512(v, _mm512_zextsi128_si512(_mm_cvtsi32_si128(!crc as i32)))
+    }
+
+    /// A piece's register `x` after its next 64 bytes `v`.
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    #[inline]
+    pub fn step(&self, x: __m512i, v: __m512i) -> __m512i {
+        // SAFETY: a load of the 64-byte key.
+        fold(
+            x,
+            unsafe { _mm512_loadu_si512(self.keys.by64.as_ptr().cast()) },
+            v,
+        )
+    }
+
+    /// The CRC-32C of the pieces whose registers are `regs`, in order (at least one; the
+    /// first started by [`RowFold::first`]), the last piece 64 bytes short of the others,
+    /// followed by the bytes `rest` (at most 64).
+    #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
+    #[inline]
+    pub fn finish(&self, regs: &[__m512i], rest: &[u8]) -> u32 {
+        // SAFETY: loads of the 64-byte keys.
+        let key = |k: &[u64; 8]| unsafe { _mm512_loadu_si512(k.as_ptr().cast()) };
+        let (by_row, by_last) = (key(&self.by_row), key(&self.by_last));
+        let last = regs.len() - 1;
+        let v = (1..regs.len()).fold(regs[0], |a, j| {
+            fold(a, if j == last { by_last } else { by_row }, regs[j])
+        });
+        finish(self.keys, v, rest)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,355 @@
+//! The column pass: a group of rows of 512 bytes and more (`D >= 4096`) of a code with few
+//! data rows, coded in one pass, 64 bytes of every row at a time.
+//!
+//! Copying a group with its CRC and then making its parity (or syndrome) from the rows in
+//! cache leaves memory idle while the kernel runs: alien:3x3 at `D = 32768` encoded at
+//! 0.37x memcpy so, against 0.78 for a loop that loads a line of each row, streams it out,
+//! folds it into its row's CRC register and makes the parity lines from the same registers
+//! (docs/benchmarks.md, "The column pass"). Here, for each 64-byte column of the output's
+//! lines:
+//!
+//! - each data row's line is loaded, streamed to the output (non-temporal), folded into
+//!   the row's CRC register ([`RowFold`]) and put in a block for the lane-block kernel
+//!   ([`Kernel::parity_inline`], compiled into this loop);
+//! - the kernel's parity lines are streamed after the data rows (encoding), or added to the
+//!   received ones, the sum ORed into the group's syndrome flag (decoding);
+//! - the same line of the next group is asked for from memory.
+//!
+//! The output need not start at a multiple of 64. Its lines then start `h` bytes into each
+//! row, and the line across the end of a row and the start of the next (the *wrap*) holds
+//! the last `64 - h` bytes of one row and the first `h` of the next: the columns are taken
+//! at `h, h + 64, ...` from the start of every row, and a last column of every row's last
+//! `64 - h` bytes and first `h` (masked loads) gives the kernel the bytes of the wraps; each
+//! wrap line is blended from two rows' (data or parity). Every row's CRC register covers
+//! the row's bytes from `h` to `h` past its end (the next row's first `h` bytes, through its
+//! wrap), so that the registers are of consecutive pieces of the payload of one length;
+//! the first `h` bytes and the last row's last `64 - h` are taken apart.
+
+use super::Codec;
+use crate::slice::kernel::{Plan, V};
+use crate::stream::crc::{self, Fold, RowFold};
+use std::arch::x86_64::*;
+
+/// The most data rows of a group in the column pass: more rows than this, more lines of one
+/// column in flight than the processor tracks (each row's line in another 4 KiB page at
+/// `D = 32768`).
+pub(super) const MAX_ROWS: usize = 64;
+
+/// The most lines a data row's line is loaded into the parity lines, on average
+/// ([`Plan::parity_sets`]): the pass sums each parity line from the data rows' lines afresh,
+/// where the whole-row kernel shares partial sums. Alien boards of sides 3 and 5 (2.4 and 4.2
+/// sums a row), hamming:22 (2.5) and secded:16 (3.2) gained at `D = 4096` (encode 1.2-2x,
+/// clean decode up to 1.5x); alien:5x5 (6.1) lost 7-12 %, alien:3x17 (16) 20 %.
+const MAX_SUMS_A_ROW: usize = 5;
+
+/// Evidence that the CPU runs the column pass (AVX-512 F and BW, VPCLMULQDQ and SSE4.2),
+/// with the CRC constants of the codec's rows and its parity rows as sets of data rows.
+#[derive(Clone, Debug)]
+pub(super) struct Columns {
+    rows: RowFold,
+    /// Parity row `q` is the sum of the data rows of the bits of `sets[q]`
+    /// ([`Plan::parity_sets`]).
+    sets: Vec<u64>,
+}
+
+impl Columns {
+    /// The column pass for groups of the plan's data rows of `row_bytes` bytes, where the CPU
+    /// has what it needs and the group suits it (rows of 512 bytes or more, at most
+    /// [`MAX_ROWS`] data rows).
+    pub(super) fn detect(row_bytes: usize, plan: &Plan) -> Option<Columns> {
+        let fold = Fold::detect()?;
+        let k = plan.data_rows();
+        let fits = row_bytes >= 512 && row_bytes.is_multiple_of(64) && (1..=MAX_ROWS).contains(&k);
+        if !(crate::cpu::features().avx512bw && fits) {
+            return None;
+        }
+        let sets = plan.parity_sets()?;
+        let sums: usize = sets.iter().map(|m| m.count_ones() as usize).sum();
+        (sums <= MAX_SUMS_A_ROW * k).then(|| Columns {
+            rows: RowFold::new(fold, row_bytes),
+            sets: sets.to_vec(),
+        })
+    }
+}
+
+/// Lines of every row the column pass takes at a time.
+const STEP: usize = 4;
+
+/// Scratch space of the column pass: a step's lines of every data row ([`STEP`] lines, and
+/// one line), and the data rows' CRC registers.
+pub(super) struct ColumnScratch {
+    wide: Vec<V<{ 8 * STEP }>>,
+    one: Vec<V<8>>,
+    regs: Vec<__m512i>,
+}
+
+impl Codec {
+    /// Scratch space for the column pass.
+    pub(super) fn column_scratch(&self) -> ColumnScratch {
+        let k = self.layout.group_data / self.layout.row_bytes;
+        ColumnScratch {
+            wide: vec![V::zero(); k],
+            one: vec![V::zero(); k],
+            // SAFETY: an all-zero `__m512i` is a valid value.
+            regs: vec![unsafe { std::mem::zeroed() }; k],
+        }
+    }
+
+    /// Encodes the group `g` (its payload) into `o` (the group's bytes) in one pass and
+    /// returns `crc32c(prefix ++ g)` from `crc`, `crc32c(prefix)`. The lines of `ahead`
+    /// (the next group's payload, or nothing) are asked for on the way. The stores are not
+    /// fenced ([`crate::stream::nt::fence`]).
+    pub(super) fn encode_columns(
+        &self,
+        cols: &Columns,
+        crc: u32,
+        g: &[u8],
+        o: &mut [u8],
+        ahead: &[u8],
+        s: &mut ColumnScratch,
+    ) -> u32 {
+        let l = &self.layout;
+        assert_eq!((g.len(), o.len()), (l.group_data, l.group_bytes), "a group");
+        assert_eq!(
+            (s.regs.len(), cols.sets.len()),
+            (l.group_data / l.row_bytes, self.r)
+        );
+        // SAFETY: `cols` shows that the CPU has the features; the lengths are checked.
+        unsafe { pass::<false>(cols, l.row_bytes, crc, g, o, ahead, s, &mut []).0 }
+    }
+
+    /// Copies the received group `genc`'s data rows to `o` (its payload) in one pass with
+    /// their syndrome rows, written to `syn` (`n - k` rows), and returns
+    /// `crc32c(prefix ++ data rows)` from `crc` and whether the syndrome is nonzero (the
+    /// group has errors to correct: the data rows are copied as received). The lines of
+    /// `ahead` (the next received group, or nothing) are asked for on the way. The stores
+    /// are not fenced ([`crate::stream::nt::fence`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn decode_columns(
+        &self,
+        cols: &Columns,
+        crc: u32,
+        genc: &[u8],
+        o: &mut [u8],
+        ahead: &[u8],
+        s: &mut ColumnScratch,
+        syn: &mut [u8],
+    ) -> (u32, bool) {
+        let l = &self.layout;
+        assert_eq!(
+            (genc.len(), o.len()),
+            (l.group_bytes, l.group_data),
+            "a group"
+        );
+        assert_eq!(
+            (s.regs.len(), cols.sets.len()),
+            (l.group_data / l.row_bytes, self.r)
+        );
+        assert_eq!(
+            syn.len(),
+            self.r * l.row_bytes,
+            "a syndrome row for every parity row"
+        );
+        // SAFETY: `cols` shows that the CPU has the features; the lengths are checked.
+        unsafe { pass::<true>(cols, l.row_bytes, crc, genc, o, ahead, s, syn) }
+    }
+}
+
+/// What every step of the column pass over one group reads.
+struct Pass<'a> {
+    cols: &'a Columns,
+    rb: usize,
+    k: usize,
+    /// Where the output's lines start in every row.
+    h: usize,
+    /// The CRC-32C before the group.
+    crc: u32,
+    src: *const u8,
+    dst: *mut u8,
+    ahead: &'a [u8],
+    /// Decoding, the syndrome rows.
+    syn: *mut u8,
+}
+
+/// Line `l` of each of the data rows of the set `m` (bits of `lines`), summed.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F; `m` has no bit past `lines.len()`; `l < B / 8`.
+#[inline(always)]
+unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__m512i; L] {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let mut a = [_mm512_setzero_si512(); L];
+        while m != 0 {
+            let b = lines.get_unchecked(m.trailing_zeros() as usize);
+            m &= m - 1;
+            for (l, a) in a.iter_mut().enumerate() {
+                *a = _mm512_xor_si512(*a, _mm512_loadu_si512(b.0.as_ptr().add(8 * l).cast()));
+            }
+        }
+        a
+    }
+}
+
+/// One step of the column pass: the `L` lines (`B = 8 L` words) from byte `x` of every row
+/// (`x + 64 L` at most `rb - 64 + h`); decoding, the syndrome's lines ORed into `any`.
+///
+/// # Safety
+///
+/// As for [`pass`], with `x` as above.
+#[inline(always)]
+unsafe fn step<const B: usize, const L: usize, const DECODE: bool>(
+    p: &Pass<'_>,
+    x: usize,
+    lines: &mut [V<B>],
+    regs: &mut [__m512i],
+    any: &mut __m512i,
+) {
+    // SAFETY (the loads and stores): every offset `i * rb + y` has `y + 64 <= rb` and `i` a
+    // row of `src` (loads) or `dst` (stores), so the 64 bytes are inside; each store's
+    // address is `h` past a multiple of 64 from `dst`'s start, a multiple of 64.
+    unsafe {
+        for (i, (b, reg)) in lines.iter_mut().zip(regs.iter_mut()).enumerate() {
+            for l in 0..L {
+                let at = i * p.rb + x + 64 * l;
+                if at < p.ahead.len() {
+                    _mm_prefetch::<_MM_HINT_T0>(p.ahead.as_ptr().add(at).cast());
+                }
+                let v = _mm512_loadu_si512(p.src.add(at).cast());
+                _mm512_stream_si512(p.dst.add(at).cast(), v);
+                *reg = match (x + 64 * l == p.h, i) {
+                    (true, 0) => RowFold::first(p.crc, v),
+                    (true, _) => v,
+                    _ => p.cols.rows.step(*reg, v),
+                };
+                _mm512_storeu_si512(b.0.as_mut_ptr().add(8 * l).cast(), v);
+            }
+        }
+        for (q, &m) in p.cols.sets.iter().enumerate() {
+            let par = sum::<B, L>(lines, m);
+            for (l, v) in par.into_iter().enumerate() {
+                let at = (p.k + q) * p.rb + x + 64 * l;
+                if DECODE {
+                    if at < p.ahead.len() {
+                        _mm_prefetch::<_MM_HINT_T0>(p.ahead.as_ptr().add(at).cast());
+                    }
+                    let e = _mm512_xor_si512(v, _mm512_loadu_si512(p.src.add(at).cast()));
+                    _mm512_storeu_si512(p.syn.add(q * p.rb + x + 64 * l).cast(), e);
+                    *any = _mm512_or_si512(*any, e);
+                } else {
+                    _mm512_stream_si512(p.dst.add(at).cast(), v);
+                }
+            }
+        }
+    }
+}
+
+/// The column pass over one group of rows of `rb` bytes: `src` is the payload (encoding) or
+/// the received group (`DECODE`), `dst` the group (encoding) or its payload; returns the
+/// CRC-32C of the payload from `crc` and, decoding, whether the syndrome is nonzero (its
+/// rows written to `syn`).
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F and BW, VPCLMULQDQ and SSE4.2; `rb` is a multiple of 64 of at
+/// least 128; `src` and `dst` are whole groups of the code of `cols` in those rows (the
+/// data rows of `s.regs.len()`, the parity rows of `cols.sets`), and decoding, `syn` has a
+/// row for every parity row, as the callers check.
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,sse4.2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pass<const DECODE: bool>(
+    cols: &Columns,
+    rb: usize,
+    crc: u32,
+    src: &[u8],
+    dst: &mut [u8],
+    ahead: &[u8],
+    s: &mut ColumnScratch,
+    syn: &mut [u8],
+) -> (u32, bool) {
+    let (k, r) = (s.regs.len(), cols.sets.len());
+    // The output's lines start `h` bytes into every row.
+    let h = (dst.as_ptr() as usize).wrapping_neg() & 63;
+    let crc = crc::append(crc, &src[..h]);
+    dst[..h].copy_from_slice(&src[..h]);
+    let p = Pass {
+        cols,
+        rb,
+        k,
+        h,
+        crc,
+        src: src.as_ptr(),
+        dst: dst.as_mut_ptr(),
+        ahead,
+        syn: syn.as_mut_ptr(),
+    };
+    let mut any = _mm512_setzero_si512();
+    let mut x = h;
+    // SAFETY: the steps stay within `rb - 64 + h` of every row's start.
+    unsafe {
+        while x + 64 * STEP <= rb - 64 + h {
+            step::<{ 8 * STEP }, STEP, DECODE>(&p, x, &mut s.wide, &mut s.regs, &mut any);
+            x += 64 * STEP;
+        }
+        while x + 64 <= rb - 64 + h {
+            step::<8, 1, DECODE>(&p, x, &mut s.one, &mut s.regs, &mut any);
+            x += 64;
+        }
+    }
+    let (sp, dp) = (p.src, p.dst);
+    // SAFETY: as in `step`; the wrap lines are stored `h` past a multiple of 64 as well.
+    let stream = |at: usize, v: __m512i| unsafe { _mm512_stream_si512(dp.add(at).cast(), v) };
+    // The wraps: each row's last `64 - h` bytes, then its first `h` (masked loads, inside
+    // the row).
+    let tail = (u64::MAX >> h) as __mmask64;
+    let wrap = |row: usize| unsafe {
+        let end = _mm512_maskz_loadu_epi8(tail, sp.add(row * rb + rb - 64 + h).cast());
+        _mm512_mask_loadu_epi8(end, !tail, sp.add(row * rb).wrapping_sub(64 - h).cast())
+    };
+    let mut before = _mm512_setzero_si512();
+    for i in 0..k {
+        let w = wrap(i);
+        // SAFETY: a store of 64 bytes into a block.
+        unsafe { _mm512_storeu_si512(s.one[i].0.as_mut_ptr().cast(), w) };
+        if i > 0 {
+            let line = _mm512_mask_blend_epi8(!tail, before, w);
+            stream(i * rb - 64 + h, line);
+            s.regs[i - 1] = cols.rows.step(s.regs[i - 1], line);
+        }
+        before = w;
+    }
+    let crc = cols.rows.finish(&s.regs, &src[k * rb - 64 + h..k * rb]);
+    // SAFETY: the sets have no bit past the `k` data rows (`Plan::parity_sets`).
+    let par = |q: usize| unsafe { sum::<8, 1>(&s.one, cols.sets[q])[0] };
+    if DECODE {
+        let sy = syn.as_mut_ptr();
+        for q in 0..r {
+            let e = _mm512_xor_si512(par(q), wrap(k + q));
+            // SAFETY: the bytes of syndrome row `q` the wrap holds (masked stores, inside
+            // the row, as the wrap's loads).
+            unsafe {
+                _mm512_mask_storeu_epi8(sy.add(q * rb + rb - 64 + h).cast(), tail, e);
+                _mm512_mask_storeu_epi8(sy.add(q * rb).wrapping_sub(64 - h).cast(), !tail, e);
+            }
+            any = _mm512_or_si512(any, e);
+        }
+        let end = k * rb - 64 + h;
+        dst[end..].copy_from_slice(&src[end..k * rb]);
+        return (crc, _mm512_test_epi64_mask(any, any) != 0);
+    }
+    for q in 0..r {
+        let w = par(q);
+        stream(
+            (k + q) * rb - 64 + h,
+            _mm512_mask_blend_epi8(!tail, before, w),
+        );
+        before = w;
+    }
+    let mut last = [0u8; 64];
+    // SAFETY: a store of 64 bytes into `last`.
+    unsafe { _mm512_storeu_si512(last.as_mut_ptr().cast(), before) };
+    let end = (k + r) * rb - 64 + h;
+    dst[end..].copy_from_slice(&last[..64 - h]);
+    (crc, false)
+}
