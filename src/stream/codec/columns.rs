@@ -1,12 +1,12 @@
-//! The column pass: a group of rows of 512 bytes and more (`D >= 4096`) of a code with few
-//! data rows, coded in one pass, 64 bytes of every row at a time.
+//! The column pass: a group of rows of 512 bytes to 4 KiB (`D = 4096` to 32768) of a code
+//! with few data rows, coded in one pass, 64 bytes of every row at a time.
 //!
 //! Copying a group with its CRC and then making its parity (or syndrome) from the rows in
 //! cache leaves memory idle while the kernel runs: alien:3x3 at `D = 32768` encoded at
-//! 0.37x memcpy so, against 0.78 for a loop that loads a line of each row, streams it out,
-//! folds it into its row's CRC register and makes the parity lines from the same registers
-//! (docs/benchmarks.md, "The column pass"). Here, for each 64-byte column of the output's
-//! lines:
+//! 0.37x memcpy so, against 0.78 for a throwaway loop that loads a line of each row, streams
+//! it out, folds it into its row's CRC register and makes the parity lines from the same
+//! registers (docs/benchmarks.md, "The column pass (2026-11-28, afternoon)"). Here, for each
+//! 64-byte column of the output's lines:
 //!
 //! - each data row's line is loaded, streamed to the output (non-temporal), folded into
 //!   the row's CRC register ([`RowFold`]) and put in a block for the lane-block kernel
@@ -30,10 +30,18 @@ use crate::slice::kernel::{Plan, V};
 use crate::stream::crc::{self, Fold, RowFold};
 use std::arch::x86_64::*;
 
-/// The most data rows of a group in the column pass: more rows than this, more lines of one
-/// column in flight than the processor tracks (each row's line in another 4 KiB page at
-/// `D = 32768`).
-pub(super) const MAX_ROWS: usize = 64;
+/// The most data rows of a group in the column pass. Codes of up to 17 gained at
+/// `D = 4096` (encode alien:3x3 0.37 -> 0.68x memcpy, secded:16 0.48 -> 0.66, hamming:22 0.53
+/// -> 0.61), those of 33 and more lost (alien:4x9 0.75 -> 0.57, alien:8x5 0.72 -> 0.57,
+/// secded:72 at `D = 32768` 0.66 -> 0.60): a step of the pass loads four lines of every row,
+/// more lines at once than the processor keeps in flight (docs/benchmarks.md, "The column
+/// pass (2026-11-28, afternoon)").
+pub(super) const MAX_ROWS: usize = 24;
+
+/// The longest rows of the column pass (`D = 32768`). At `D = 65536` the codes it takes
+/// moved by -8 to +5 % (alien:3x3 encode 0.40 -> 0.37x memcpy, hamming:22 0.47 -> 0.49), at
+/// 32768 they gained or held (alien:3x3 0.40 -> 0.55, alien:4x5 0.60 -> 0.67).
+const MAX_ROW_BYTES: usize = 4096;
 
 /// The most lines a data row's line is loaded into the parity lines, on average
 /// ([`Plan::parity_sets`]): the pass sums each parity line from the data rows' lines afresh,
@@ -54,12 +62,13 @@ pub(super) struct Columns {
 
 impl Columns {
     /// The column pass for groups of the plan's data rows of `row_bytes` bytes, where the CPU
-    /// has what it needs and the group suits it (rows of 512 bytes or more, at most
-    /// [`MAX_ROWS`] data rows).
+    /// has what it needs and the group suits it (rows of 512 bytes to [`MAX_ROW_BYTES`], at
+    /// most [`MAX_ROWS`] data rows, at most [`MAX_SUMS_A_ROW`] sums a row).
     pub(super) fn detect(row_bytes: usize, plan: &Plan) -> Option<Columns> {
         let fold = Fold::detect()?;
         let k = plan.data_rows();
-        let fits = row_bytes >= 512 && row_bytes.is_multiple_of(64) && (1..=MAX_ROWS).contains(&k);
+        let rows = (512..=MAX_ROW_BYTES).contains(&row_bytes) && row_bytes.is_multiple_of(64);
+        let fits = rows && (1..=MAX_ROWS).contains(&k);
         if !(crate::cpu::features().avx512bw && fits) {
             return None;
         }

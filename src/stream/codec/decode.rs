@@ -458,7 +458,7 @@ impl Codec {
     /// the prefetches of the copy before had not yet arrived: 4-11 % slower clean, 1-15 % at
     /// BER 1e-4; docs/benchmarks.md, "Eight lines a row in flight, ..., the decoder in order
     /// copying first".) Where the codec has the column pass (`Codec::decode_columns`: codes
-    /// of few data rows at `D >= 4096`), the copy and the syndrome are one pass over the
+    /// of few data rows at `D = 4096` to 32768), the copy and the syndrome are one pass over the
     /// group, and a group with errors is corrected from the syndrome rows it wrote.
     /// Returns the three CRC chains.
     fn decode_in_order<const B: usize>(

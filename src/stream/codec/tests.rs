@@ -543,7 +543,7 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
     }
 }
 
-/// The column pass (codes of few data rows at `D >= 4096`, groups in order) writes its
+/// The column pass (codes of few data rows at `D = 4096` to 32768, groups in order) writes its
 /// output's lines from wherever the output starts: at every offset of the output from a
 /// multiple of 64, encoded chunks equal the per-codeword reference, and damaged chunks decode
 /// as the reference decoder does, with the same corrections and the `crc32c` crate's CRC.
