@@ -39,10 +39,12 @@ pub const ALL: &[&str] = &[
     "secded:150",
 ];
 
-/// Options from a few selector bytes: code from `codes`, depth 64..=512, small chunks so that
-/// short inputs span several of them; one `chunk` in four (from `0xC000`) gives chunks of
-/// 12 to 28 KiB instead, which hold three or more groups of 4 KiB (alien:9x9 and secded:72
-/// at `D = 512`): with [`payload`], the codec's in-order paths.
+/// Options from a few selector bytes: code from `codes`, depth 64..=512 (one `depth` in
+/// sixteen 4096, where the codes of few data rows take the column pass), small chunks so
+/// that short inputs span several of them; one `chunk` in four (from `0xC000`) gives chunks
+/// of 12 to 28 KiB instead, which hold three or more groups of 4 KiB (alien:9x9 and secded:72
+/// at `D = 512`; alien:3x3 and 3x5 at `D = 4096`): with [`payload`], the codec's in-order
+/// paths.
 pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
     let spec = codes[code as usize % codes.len()]
         .parse::<Spec>()
@@ -57,7 +59,14 @@ pub fn options(codes: &[&str], code: u8, depth: u8, chunk: u16) -> Options {
         // Every other stream without recovery chunks, so that both layouts are fuzzed.
         recovery: if chunk % 2 == 0 { 0.0 } else { 5.0 },
         stream_id: Some(u64::from(chunk)),
-        ..Options::new(spec, 64 * (1 + depth as usize % 8))
+        ..Options::new(
+            spec,
+            if depth % 16 == 15 {
+                4096
+            } else {
+                64 * (1 + depth as usize % 8)
+            },
+        )
     }
 }
 
