@@ -9,11 +9,14 @@
 //! 64-byte column of the output's lines:
 //!
 //! - each data row's line is loaded, streamed to the output (non-temporal), folded into
-//!   the row's CRC register ([`RowFold`]) and put in a block for the lane-block kernel
-//!   ([`Kernel::parity_inline`], compiled into this loop);
-//! - the kernel's parity lines are streamed after the data rows (encoding), or added to the
-//!   received ones, the sum ORed into the group's syndrome flag (decoding);
-//! - the same line of the next group is asked for from memory.
+//!   the row's CRC register ([`RowFold`]) and kept in L1 for the parity;
+//! - each parity line is summed in registers from the lines of its data rows
+//!   ([`Plan::parity_sets`]), then streamed after the data rows (encoding), or added to the
+//!   received one, the sum written to the syndrome rows and ORed into the group's flag
+//!   (decoding);
+//! - the same lines of the next group are asked for from memory.
+//!
+//! [`STEP`] lines of every row are taken at a time.
 //!
 //! The output need not start at a multiple of 64. Its lines then start `h` bytes into each
 //! row, and the line across the end of a row and the start of the next (the *wrap*) holds
@@ -33,9 +36,9 @@ use std::arch::x86_64::*;
 /// The most data rows of a group in the column pass. Codes of up to 17 gained at
 /// `D = 4096` (encode alien:3x3 0.37 -> 0.68x memcpy, secded:16 0.48 -> 0.66, hamming:22 0.53
 /// -> 0.61), those of 33 and more lost (alien:4x9 0.75 -> 0.57, alien:8x5 0.72 -> 0.57,
-/// secded:72 at `D = 32768` 0.66 -> 0.60): a step of the pass loads four lines of every row,
-/// more lines at once than the processor keeps in flight (docs/benchmarks.md, "The column
-/// pass (2026-11-28, afternoon)").
+/// secded:72 at `D = 32768` 0.66 -> 0.60; docs/benchmarks.md, "The column pass (2026-11-28,
+/// afternoon)"). (A step loads four lines of every row, 132 for 33 rows: more, I take it,
+/// than the processor keeps in flight; not measured.)
 pub(super) const MAX_ROWS: usize = 24;
 
 /// The longest rows of the column pass (`D = 32768`). At `D = 65536` the codes it takes
@@ -95,7 +98,7 @@ pub(super) struct ColumnScratch {
 impl Codec {
     /// Scratch space for the column pass.
     pub(super) fn column_scratch(&self) -> ColumnScratch {
-        let k = self.layout.group_data / self.layout.row_bytes;
+        let k = self.layout.k;
         ColumnScratch {
             wide: vec![V::zero(); k],
             one: vec![V::zero(); k],
@@ -121,7 +124,8 @@ impl Codec {
         assert_eq!((g.len(), o.len()), (l.group_data, l.group_bytes), "a group");
         assert_eq!(
             (s.regs.len(), cols.sets.len()),
-            (l.group_data / l.row_bytes, self.r)
+            (l.k, self.r),
+            "the code's rows"
         );
         // SAFETY: `cols` shows that the CPU has the features; the lengths are checked.
         unsafe { pass::<false>(cols, l.row_bytes, crc, g, o, ahead, s, &mut []).0 }
@@ -152,7 +156,8 @@ impl Codec {
         );
         assert_eq!(
             (s.regs.len(), cols.sets.len()),
-            (l.group_data / l.row_bytes, self.r)
+            (l.k, self.r),
+            "the code's rows"
         );
         assert_eq!(
             syn.len(),
@@ -180,11 +185,12 @@ struct Pass<'a> {
     syn: *mut u8,
 }
 
-/// Line `l` of each of the data rows of the set `m` (bits of `lines`), summed.
+/// The first `L` lines of the data rows of the set `m` (bits of `lines`, rows of a step's
+/// lines), summed line by line.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F; `m` has no bit past `lines.len()`; `l < B / 8`.
+/// The CPU has AVX-512 F; `m` has no bit past `lines.len()`; `L <= B / 8`.
 #[inline(always)]
 unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__m512i; L] {
     // SAFETY: the caller's contract.

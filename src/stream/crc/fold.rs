@@ -186,7 +186,8 @@ fn fold(x: __m512i, k: __m512i, y: __m512i) -> __m512i {
 }
 
 /// The CRC-32C at the end of a fold: `v`, the register of the last whole 64 bytes folded,
-/// then the bytes `rest` after them (fewer than 64), inverted as a CRC-32C is.
+/// then the bytes `rest` after them (16 at a time, then one by one; at most 64 here),
+/// inverted as a CRC-32C is.
 #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
 #[inline]
 fn finish(keys: &Keys, v: __m512i, rest: &[u8]) -> u32 {
