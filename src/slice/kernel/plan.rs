@@ -372,14 +372,13 @@ impl Plan {
     ) {
         self.check(rows, rb, out);
         let w = self.strip(rb, build.lane());
-        acc.resize(self.accs * w / 8, 0);
         let call = Call {
             rows,
             rb,
             w,
             out,
             received,
-            acc,
+            acc: lines(acc, self.accs * w / 8),
         };
         plan_block(build, self, call);
     }
@@ -552,6 +551,18 @@ impl Plan {
             }
         }
     }
+}
+
+/// `len` words of `acc` from a multiple of 64 bytes (`acc` grown as needed), so that no
+/// 64-byte load or store of an accumulator straddles two cache lines. With the strips where
+/// the allocator put them (16 bytes past a multiple of 64 for large vectors), the executor
+/// ran 1.2-1.5x slower from cache (alien:9x9's rows of 4 KiB 52 -> 65 GB/s, secded:137's
+/// 49 -> 74), and the deep codec 0-8 % slower (docs/benchmarks.md, "Accumulators on whole
+/// cache lines").
+fn lines(acc: &mut Vec<u64>, len: usize) -> &mut [u64] {
+    acc.resize(len + 7, 0);
+    let at = acc.as_ptr().align_offset(64);
+    &mut acc[at..at + len]
 }
 
 /// The `L` words from byte `at` of row `r`.
