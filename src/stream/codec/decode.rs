@@ -616,8 +616,8 @@ impl Codec {
     ///
     /// The received data rows are streamed to `o` first, each check block's CRC taken on
     /// the way ([`Codec::copy_crc`]: one sequential read that brings the rows into cache, and
-    /// no read of `o`, which is not read back), the rest of the group asked for from memory
-    /// meanwhile where its parity rows are a large share of it ([`AHEAD_PARITY_SHARE`]).
+    /// no read of `o`, which is not read back), the parity rows asked for from memory
+    /// meanwhile ([`AHEAD_PARITY_ROW`], [`AHEAD_PARITY_SHARE`]).
     /// Then the syndrome from the data rows in cache and the received parity rows
     /// ([`Codec::group_flips`]); the bits the decoder
     /// flips are collected, made in `o` at the end by streaming each line with flips again
@@ -638,10 +638,12 @@ impl Codec {
         let edata = &genc[..gd];
         let b = Blocks::of(len, gd);
         stats.codewords += l.interleave as u64;
-        // The group from 4 KiB on, asked for over the copy of its data rows, so that its
-        // parity rows are read from memory while the copy's stores stream out, not after
-        // (where they are an eighth of the group or more; see [`AHEAD_PARITY_SHARE`]).
+        // Asked for over the copy of the data rows, so that the parity rows are read from
+        // memory while the copy's stores stream out, not in the syndrome: at rows of 4 KiB
+        // and more the parity rows ([`AHEAD_PARITY_ROW`]); at shorter ones the group from 4
+        // KiB on, where its parity rows are an eighth of it or more ([`AHEAD_PARITY_SHARE`]).
         let rest = match genc.get(prefetch::AHEAD..) {
+            _ if l.row_bytes >= AHEAD_PARITY_ROW => &genc[gd..],
             Some(rest) if AHEAD_PARITY_SHARE * (genc.len() - gd) >= genc.len() => rest,
             _ => &[],
         };
@@ -704,6 +706,16 @@ const ONE_BLOCK_IN_ORDER_MAX: usize = 24 << 10;
 /// alien:17x17 at 4096, hamming:137; docs/benchmarks.md, "Decoding in order from 2 KiB,
 /// the next group asked for on the way").
 const AHEAD_PARITY_SHARE: usize = 8;
+
+/// From rows of this many bytes (`D = 32768`), [`Codec::decode_deep`] asks for the parity
+/// rows alone over the copy, whatever their share, spread over all of it: the syndrome
+/// then finds them in L2 (touching them after the copy took alien:9x9's syndrome at
+/// `D = 32768` from 6.5 to 4.5 million cycles for 64 MiB). Clean decode over 20 codes
+/// 1.03-1.08x as fast at `D = 32768` and 65536 (alien:9x9 0.52 -> 0.59x memcpy, alien:17x17
+/// 0.59 -> 0.69, secded:72 0.61 -> 0.69; decode at BER 1e-4 1.02-1.09x), but 0.98x at
+/// `D = 4096`, where the older rule stays (docs/benchmarks.md, "The parity rows asked for
+/// over a deep group's copy").
+const AHEAD_PARITY_ROW: usize = 4096;
 
 /// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (some tens of
 /// cycles each, overlapped) rather than takes again from memory (a 64 KiB block, some
