@@ -699,8 +699,9 @@ impl Codec {
 /// way").
 const ONE_BLOCK_IN_ORDER_MAX: usize = 24 << 10;
 
-/// [`Codec::decode_deep`] asks for the rest of a group over the copy of its data rows where
-/// its parity rows are at least `1 / AHEAD_PARITY_SHARE` of it: clean decode 0.43 -> 0.51x
+/// At rows shorter than [`AHEAD_PARITY_ROW`], [`Codec::decode_deep`] asks for the rest of a
+/// group over the copy of its data rows where its parity rows are at least
+/// `1 / AHEAD_PARITY_SHARE` of it: clean decode 0.43 -> 0.51x
 /// memcpy for alien:9x9 at `D = 4096`, 0.49 -> 0.56 for alien:5x63 at 4096, 0.47 -> 0.57
 /// for alien:63x5 at 32768. Codes with fewer parity rows lost 3-7 % (alien:33x33 and
 /// alien:17x17 at 4096, hamming:137; docs/benchmarks.md, "Decoding in order from 2 KiB,
