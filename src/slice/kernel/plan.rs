@@ -378,7 +378,7 @@ impl Plan {
             w,
             out,
             received,
-            acc: lines(acc, self.accs * w / 8),
+            acc: aligned(acc, self.accs * w / 8),
         };
         plan_block(build, self, call);
     }
@@ -559,7 +559,7 @@ impl Plan {
 /// ran 1.2-1.5x slower from cache (alien:9x9's rows of 4 KiB 52 -> 65 GB/s, secded:137's
 /// 49 -> 74), and the deep codec 0-8 % slower (docs/benchmarks.md, "Accumulators on whole
 /// cache lines").
-fn lines(acc: &mut Vec<u64>, len: usize) -> &mut [u64] {
+fn aligned(acc: &mut Vec<u64>, len: usize) -> &mut [u64] {
     acc.resize(len + 7, 0);
     let at = acc.as_ptr().align_offset(64);
     &mut acc[at..at + len]

@@ -711,11 +711,11 @@ const AHEAD_PARITY_SHARE: usize = 8;
 /// From rows of this many bytes (`D = 32768`), [`Codec::decode_deep`] asks for the parity
 /// rows alone over the copy, whatever their share, spread over all of it: the syndrome
 /// then finds them in L2 (touching them after the copy took alien:9x9's syndrome at
-/// `D = 32768` from 6.5 to 4.5 million cycles for 64 MiB). Clean decode over 20 codes
-/// 1.03-1.08x as fast at `D = 32768` and 65536 (alien:9x9 0.52 -> 0.59x memcpy, alien:17x17
-/// 0.59 -> 0.69, secded:72 0.61 -> 0.69; decode at BER 1e-4 1.02-1.09x), but 0.98x at
-/// `D = 4096`, where the older rule stays (docs/benchmarks.md, "The parity rows asked for
-/// over a deep group's copy").
+/// `D = 32768` from 6.5 to 4.5 million cycles for 64 MiB). Clean decode 1.03-1.09x as fast
+/// at `D = 32768` and 65536 (geometric means over 16 and 20 codes; alien:9x9 0.52 -> 0.59x
+/// memcpy, alien:17x17 0.59 -> 0.69, secded:72 0.61 -> 0.69; decode at BER 1e-4
+/// 1.02-1.09x), but 0.98x at `D = 4096`, where the older rule stays (docs/benchmarks.md,
+/// "The parity rows asked for over a deep group's copy").
 const AHEAD_PARITY_ROW: usize = 4096;
 
 /// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (some tens of

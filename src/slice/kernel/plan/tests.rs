@@ -300,7 +300,7 @@ fn whole_row_kernel_in_cache() {
 fn accumulators_start_on_a_cache_line() {
     for (have, len) in [(0, 1), (3, 64), (1000, 24), (5, 3072), (70_000, 65_536)] {
         let mut acc = vec![1u64; have];
-        let lines = lines(&mut acc, len);
+        let lines = aligned(&mut acc, len);
         assert_eq!(lines.len(), len);
         assert!((lines.as_ptr() as usize).is_multiple_of(64), "{have} {len}");
     }
