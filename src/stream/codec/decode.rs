@@ -145,16 +145,41 @@ impl Codec {
         stats: &mut ChunkStats,
     ) {
         let rb = self.layout.row_bytes;
-        // Eight words (a line) of every syndrome row at a time, copied together where any
-        // is not zero: the key of a lane takes a bit of each row, and at rows of 4 KiB
-        // (`D = 32768`) every row's word of a lane falls in one L1 set (read in place,
-        // alien:17x17's decode at BER 1e-4 ran 0.83-0.84x as fast; alien:9x9's 1.02x).
         // (None is read when the locator takes no key: every nonzero syndrome is detected.)
         let rows = if self.locator.wants_key() {
             s.lines.len()
         } else {
             0
         };
+        if rows <= IN_PLACE_ROWS {
+            // A lane's word of each syndrome row read in place, for the words whose OR is
+            // not zero, found 64 at a time without a branch on each.
+            let words = rb / 8;
+            let mut col = [0u64; IN_PLACE_ROWS];
+            for (c, any) in s.any.chunks(64).enumerate() {
+                let mut nonzero = [0u8; 64];
+                let mut n = 0;
+                for (t, &w) in any.iter().enumerate() {
+                    nonzero[n] = t as u8;
+                    n += usize::from(w != 0);
+                }
+                for &t in &nonzero[..n] {
+                    let t = 64 * c + usize::from(t);
+                    for (q, w) in col[..rows].iter_mut().enumerate() {
+                        let at = 8 * (q * words + t);
+                        *w = u64::from_ne_bytes(s.rows[at..at + 8].try_into().expect("a word"));
+                    }
+                    let syn = |q: usize, _: usize| col[q];
+                    self.fix_lanes(genc, out, t, &[s.any[t]], rows, syn, group, stats);
+                }
+            }
+            return;
+        }
+        // More rows: eight words (a line) of every syndrome row at a time, copied together
+        // where any is not zero. The key of a lane takes a bit of each row, and at rows of 4
+        // KiB (`D = 32768`) every row's word of a lane falls in one L1 set: read in place,
+        // alien:17x17's decode at BER 1e-4 ran 0.83-0.84x as fast (0.89-0.94x with the
+        // words found as above).
         let lines = &mut s.lines[..rows];
         for (i, nz) in s.any.chunks(8).enumerate() {
             if nz.iter().all(|&w| w == 0) {
@@ -717,6 +742,14 @@ const AHEAD_PARITY_SHARE: usize = 8;
 /// 1.02-1.09x), but 0.98x at `D = 4096`, where the older rule stays (docs/benchmarks.md,
 /// "The parity rows asked for over a deep group's copy").
 const AHEAD_PARITY_ROW: usize = 4096;
+
+/// The most syndrome rows (key bits) for which [`Codec::fix_syndrome_rows`] reads a lane's
+/// word of each row in place rather than copying a line of every row first: decode at BER
+/// 1e-4 of codes of 6 to 21 rows 0.97-1.22x as fast (alien:5x5 at `D = 65536` 0.33 -> 0.41x
+/// memcpy, secded:22 0.36 -> 0.40; geometric mean about 1.04 over seven codes and three
+/// depths), alien:17x17's (33 rows, the row words in one L1 set at 4 KiB rows) 0.89-0.94x
+/// (docs/benchmarks.md, "Syndrome words read in place").
+const IN_PLACE_ROWS: usize = 24;
 
 /// The most flips in a check block whose CRC [`Codec::decode_deep`] mends (some tens of
 /// cycles each, overlapped) rather than takes again from memory (a 64 KiB block, some

@@ -200,6 +200,8 @@ fn deep_and_in_order_chunks_match_the_reference() {
         ("alien:9x9", 512),
         ("alien:5x5", 4096),
         ("alien:9x9", 32768),
+        // One group a chunk whose syndrome's rows pass `IN_PLACE_ROWS` (33 of them).
+        ("alien:17x17", 4096),
         ("secded:72", 8192),
         ("hamming:31", 12288),
         ("alien:4x5", 65536),
