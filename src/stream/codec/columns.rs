@@ -1,5 +1,6 @@
-//! The column pass: a group of rows of 512 bytes to 4 KiB (`D = 4096` to 32768) of a code
-//! with few data rows, coded in one pass, 64 bytes of every row at a time.
+//! The column pass: a group of rows of 512 bytes to 8 KiB (`D = 4096` to 65536) of a code
+//! with few data rows, coded in one pass, 64 bytes of every row at a time (groups in order
+//! here; chunks of one group in [`super::deep_columns`]).
 //!
 //! Copying a group with its CRC and then making its parity (or syndrome) from the rows in
 //! cache leaves memory idle while the kernel runs: alien:3x3 at `D = 32768` encoded at
@@ -41,10 +42,13 @@ use std::arch::x86_64::*;
 /// than the processor keeps in flight; not measured.)
 pub(super) const MAX_ROWS: usize = 24;
 
-/// The longest rows of the column pass (`D = 32768`). At `D = 65536` the codes it takes
-/// moved by -8 to +5 % (alien:3x3 encode 0.40 -> 0.37x memcpy, hamming:22 0.47 -> 0.49), at
-/// 32768 they gained or held (alien:3x3 0.40 -> 0.55, alien:4x5 0.60 -> 0.67).
-const MAX_ROW_BYTES: usize = 4096;
+/// The longest rows of the column pass (`D = 65536`). At 8 KiB rows every code it takes has
+/// chunks of one group ([`super::deep_columns`]), which gained on the copy and the
+/// whole-row kernel there (encode hamming:22 0.55 -> 0.70x memcpy, alien:4x5 0.68 -> 0.80,
+/// secded:16 0.49 -> 0.59; docs/benchmarks.md, "One-group chunks through the column
+/// pass"). (An earlier limit of 4 KiB came from a reading at 65536 of codes whose chunks
+/// the pass did not take then.)
+const MAX_ROW_BYTES: usize = 8192;
 
 /// The most lines a data row's line is loaded into the parity lines, on average
 /// ([`Plan::parity_sets`]): the pass sums each parity line from the data rows' lines afresh,
@@ -81,6 +85,11 @@ impl Columns {
             rows: RowFold::new(fold, row_bytes),
             sets: sets.to_vec(),
         })
+    }
+
+    /// Parity row `q` as the set of data rows it sums (bit `i` for data row `i`).
+    pub(super) fn sets(&self) -> &[u64] {
+        &self.sets
     }
 }
 
@@ -121,14 +130,33 @@ impl Codec {
         s: &mut ColumnScratch,
     ) -> u32 {
         let l = &self.layout;
-        assert_eq!((g.len(), o.len()), (l.group_data, l.group_bytes), "a group");
-        assert_eq!(
-            (s.regs.len(), cols.sets.len()),
-            (l.k, self.r),
-            "the code's rows"
-        );
-        // SAFETY: `cols` shows that the CPU has the features; the lengths are checked.
-        unsafe { pass::<false>(cols, l.row_bytes, crc, g, o, ahead, s, &mut []).0 }
+        assert_eq!(g.len(), l.group_data, "a group");
+        let rows = Rows::new(g, l.k, &[], l.k);
+        let mut c = [0];
+        let chains = [Chain { rows: 0..l.k, crc }];
+        self.encode_pass(cols, rows, &chains, &mut c, o, ahead, s);
+        c[0]
+    }
+
+    /// Encodes a group whose data rows are `rows` into `o` (the group's bytes) in one pass,
+    /// and writes to `crcs` the CRC-32C of each chain of rows (see [`Chain`]). The lines
+    /// of `ahead` are asked for on the way. The stores are not fenced.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn encode_pass(
+        &self,
+        cols: &Columns,
+        rows: Rows<'_>,
+        chains: &[Chain],
+        crcs: &mut [u32],
+        o: &mut [u8],
+        ahead: &[u8],
+        s: &mut ColumnScratch,
+    ) {
+        let l = &self.layout;
+        assert_eq!(o.len(), l.group_bytes, "a group");
+        self.check(cols, rows, l.k, chains, crcs, s);
+        // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
+        unsafe { pass::<false>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, &mut []) };
     }
 
     /// Copies the received group `genc`'s data rows to `o` (its payload) in one pass with
@@ -148,6 +176,29 @@ impl Codec {
         s: &mut ColumnScratch,
         syn: &mut [u8],
     ) -> (u32, bool) {
+        let mut c = [0];
+        let chains = [Chain {
+            rows: 0..self.layout.k,
+            crc,
+        }];
+        let dirty = self.decode_pass(cols, genc, &chains, &mut c, o, ahead, s, syn);
+        (c[0], dirty)
+    }
+
+    /// [`Codec::decode_columns`] with the CRC-32C of each chain of data rows (see
+    /// [`Chain`]) written to `crcs`; returns whether the syndrome is nonzero.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn decode_pass(
+        &self,
+        cols: &Columns,
+        genc: &[u8],
+        chains: &[Chain],
+        crcs: &mut [u32],
+        o: &mut [u8],
+        ahead: &[u8],
+        s: &mut ColumnScratch,
+        syn: &mut [u8],
+    ) -> bool {
         let l = &self.layout;
         assert_eq!(
             (genc.len(), o.len()),
@@ -155,18 +206,95 @@ impl Codec {
             "a group"
         );
         assert_eq!(
-            (s.regs.len(), cols.sets.len()),
-            (l.k, self.r),
-            "the code's rows"
-        );
-        assert_eq!(
             syn.len(),
             self.r * l.row_bytes,
             "a syndrome row for every parity row"
         );
-        // SAFETY: `cols` shows that the CPU has the features; the lengths are checked.
-        unsafe { pass::<true>(cols, l.row_bytes, crc, genc, o, ahead, s, syn) }
+        let rows = Rows::new(genc, l.k + self.r, &[], l.k + self.r);
+        self.check(cols, rows, l.k, chains, crcs, s);
+        // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
+        unsafe { pass::<true>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, syn) }
     }
+
+    /// The shapes the pass takes: the code's rows, every row there to be read, chains of
+    /// data rows in order with a CRC for each.
+    fn check(
+        &self,
+        cols: &Columns,
+        rows: Rows<'_>,
+        k: usize,
+        chains: &[Chain],
+        crcs: &[u32],
+        s: &ColumnScratch,
+    ) {
+        let rb = self.layout.row_bytes;
+        assert_eq!(
+            (s.regs.len(), cols.sets.len()),
+            (k, self.r),
+            "the code's rows"
+        );
+        assert!(
+            rows.src.len() >= rows.split * rb && rows.split <= rows.count,
+            "the rows before the split"
+        );
+        assert!(
+            rows.rest.len() >= (rows.count - rows.split) * rb,
+            "the rows after the split"
+        );
+        assert_eq!(crcs.len(), chains.len(), "a CRC for every chain");
+        let mut end = 0;
+        for c in chains {
+            assert!(
+                end <= c.rows.start && c.rows.start < c.rows.end && c.rows.end <= k,
+                "chains of data rows in order"
+            );
+            end = c.rows.end;
+        }
+    }
+}
+
+/// Where the column pass reads a group's rows: rows `0..split` one after the other in
+/// `src`, the others in `rest` (the encoder's deep chunks build their last rows apart);
+/// `count` rows in all (the data rows encoding, every row decoding).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rows<'a> {
+    src: &'a [u8],
+    split: usize,
+    rest: &'a [u8],
+    count: usize,
+}
+
+impl<'a> Rows<'a> {
+    /// `count` rows, the first `split` in `src` and the others in `rest`.
+    pub(super) fn new(src: &'a [u8], split: usize, rest: &'a [u8], count: usize) -> Rows<'a> {
+        Rows {
+            src,
+            split,
+            rest,
+            count,
+        }
+    }
+
+    /// Row `i`, of `rb` bytes.
+    pub(super) fn row(&self, i: usize, rb: usize) -> &'a [u8] {
+        if i < self.split {
+            &self.src[i * rb..][..rb]
+        } else {
+            &self.rest[(i - self.split) * rb..][..rb]
+        }
+    }
+}
+
+/// A run of consecutive data rows whose bytes one CRC covers (a check block's rows, or a
+/// whole group's), from `crc`, the CRC-32C of what comes before them. Its registers take
+/// the bytes from the start of its first row to the end of its last, so that the line
+/// across its last row and the next is not folded into them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Chain {
+    /// The data rows.
+    pub(super) rows: std::ops::Range<usize>,
+    /// The CRC-32C before them.
+    pub(super) crc: u32,
 }
 
 /// What every step of the column pass over one group reads.
@@ -176,13 +304,34 @@ struct Pass<'a> {
     k: usize,
     /// Where the output's lines start in every row.
     h: usize,
-    /// The CRC-32C before the group.
-    crc: u32,
+    /// The rows: `0..split` from `src`, the others from `rest`.
     src: *const u8,
+    split: usize,
+    rest: *const u8,
     dst: *mut u8,
     ahead: &'a [u8],
     /// Decoding, the syndrome rows.
     syn: *mut u8,
+    /// Bit `i`: data row `i` starts a chain; its register starts from `heads[i]`, the
+    /// CRC-32C of what comes before the chain and of the row's first `h` bytes.
+    starts: u64,
+    heads: [u32; MAX_ROWS],
+    /// Bit `i`: the line across data rows `i - 1` and `i` is folded into neither's register
+    /// (a chain ends or starts at `i`).
+    cuts: u64,
+}
+
+impl Pass<'_> {
+    /// The first byte of row `i` (a pointer inside the row's source for `i` below the
+    /// rows' count).
+    #[inline(always)]
+    fn row(&self, i: usize) -> *const u8 {
+        if i < self.split {
+            self.src.wrapping_add(i * self.rb)
+        } else {
+            self.rest.wrapping_add((i - self.split) * self.rb)
+        }
+    }
 }
 
 /// The first `L` lines of the data rows of the set `m` (bits of `lines`, rows of a step's
@@ -221,9 +370,10 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool>(
     regs: &mut [__m512i],
     any: &mut __m512i,
 ) {
-    // SAFETY (the loads and stores): every offset `i * rb + y` has `y + 64 <= rb` and `i` a
-    // row of `src` (loads) or `dst` (stores), so the 64 bytes are inside; each store's
-    // address is `h` past a multiple of 64 from `dst`'s start, a multiple of 64.
+    // SAFETY (the loads and stores): every offset `y` into a row has `y + 64 <= rb` and the
+    // row is one of the pass's rows (loads) or of `dst` (stores), so the 64 bytes are
+    // inside; each store's address is `h` past a multiple of 64 from `dst`'s start, a
+    // multiple of 64.
     unsafe {
         for (i, (b, reg)) in lines.iter_mut().zip(regs.iter_mut()).enumerate() {
             for l in 0..L {
@@ -231,12 +381,14 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool>(
                 if at < p.ahead.len() {
                     _mm_prefetch::<_MM_HINT_T0>(p.ahead.as_ptr().add(at).cast());
                 }
-                let v = _mm512_loadu_si512(p.src.add(at).cast());
+                let v = _mm512_loadu_si512(p.row(i).add(x + 64 * l).cast());
                 _mm512_stream_si512(p.dst.add(at).cast(), v);
-                *reg = match (x + 64 * l == p.h, i) {
-                    (true, 0) => RowFold::first(p.crc, v),
-                    (true, _) => v,
-                    _ => p.cols.rows.step(*reg, v),
+                *reg = if x + 64 * l != p.h {
+                    p.cols.rows.step(*reg, v)
+                } else if p.starts >> i & 1 != 0 {
+                    RowFold::first(p.heads[i], v)
+                } else {
+                    v
                 };
                 _mm512_storeu_si512(b.0.as_mut_ptr().add(8 * l).cast(), v);
             }
@@ -249,7 +401,8 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool>(
                     if at < p.ahead.len() {
                         _mm_prefetch::<_MM_HINT_T0>(p.ahead.as_ptr().add(at).cast());
                     }
-                    let e = _mm512_xor_si512(v, _mm512_loadu_si512(p.src.add(at).cast()));
+                    let e = _mm512_loadu_si512(p.row(p.k + q).add(x + 64 * l).cast());
+                    let e = _mm512_xor_si512(v, e);
                     _mm512_storeu_si512(p.syn.add(q * p.rb + x + 64 * l).cast(), e);
                     *any = _mm512_or_si512(*any, e);
                 } else {
@@ -260,45 +413,61 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool>(
     }
 }
 
-/// The column pass over one group of rows of `rb` bytes: `src` is the payload (encoding) or
-/// the received group (`DECODE`), `dst` the group (encoding) or its payload; returns the
-/// CRC-32C of the payload from `crc` and, decoding, whether the syndrome is nonzero (its
-/// rows written to `syn`).
+/// The column pass over one group of rows of `rb` bytes: `rows` are the payload's
+/// (encoding) or the received group's (`DECODE`), `dst` the group (encoding) or its
+/// payload. Writes to `crcs` the CRC-32C of each chain of data rows, from its `crc`;
+/// returns, decoding, whether the syndrome is nonzero (its rows written to `syn`).
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512 F and BW, VPCLMULQDQ and SSE4.2; `rb` is a multiple of 64 of at
-/// least 128; `src` and `dst` are whole groups of the code of `cols` in those rows (the
-/// data rows of `s.regs.len()`, the parity rows of `cols.sets`), and decoding, `syn` has a
-/// row for every parity row, as the callers check.
+/// least 128; `rows` holds every row it counts, of `rb` bytes (the data rows of
+/// `s.regs.len()`, and decoding the parity rows of `cols.sets` after them), `dst` is a
+/// whole group (encoding) or its data rows; the chains are of data rows, in order, with a
+/// CRC for each in `crcs`; decoding, `syn` has a row for every parity row; as
+/// [`Codec::check`] and the callers check.
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,sse4.2")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn pass<const DECODE: bool>(
     cols: &Columns,
     rb: usize,
-    crc: u32,
-    src: &[u8],
+    rows: Rows<'_>,
+    chains: &[Chain],
+    crcs: &mut [u32],
     dst: &mut [u8],
     ahead: &[u8],
     s: &mut ColumnScratch,
     syn: &mut [u8],
-) -> (u32, bool) {
+) -> bool {
     let (k, r) = (s.regs.len(), cols.sets.len());
     // The output's lines start `h` bytes into every row.
     let h = (dst.as_ptr() as usize).wrapping_neg() & 63;
-    let crc = crc::append(crc, &src[..h]);
-    dst[..h].copy_from_slice(&src[..h]);
-    let p = Pass {
+    let mut p = Pass {
         cols,
         rb,
         k,
         h,
-        crc,
-        src: src.as_ptr(),
+        src: rows.src.as_ptr(),
+        split: rows.split,
+        rest: rows.rest.as_ptr(),
         dst: dst.as_mut_ptr(),
         ahead,
         syn: syn.as_mut_ptr(),
+        starts: 0,
+        heads: [0; MAX_ROWS],
+        cuts: 0,
     };
+    // SAFETY: `i` is a row of the pass; `len` bytes from `at` lie inside it.
+    let bytes = |p: &Pass<'_>, i: usize, at: usize, len: usize| unsafe {
+        std::slice::from_raw_parts(p.row(i).add(at), len)
+    };
+    for c in chains {
+        let a = c.rows.start;
+        p.heads[a] = crc::append(c.crc, bytes(&p, a, 0, h));
+        p.starts |= 1 << a;
+        p.cuts |= 1 << a | 1 << c.rows.end;
+    }
+    dst[..h].copy_from_slice(bytes(&p, 0, 0, h));
     let mut any = _mm512_setzero_si512();
     let mut x = h;
     // SAFETY: the steps stay within `rb - 64 + h` of every row's start.
@@ -312,15 +481,15 @@ unsafe fn pass<const DECODE: bool>(
             x += 64;
         }
     }
-    let (sp, dp) = (p.src, p.dst);
+    let dp = p.dst;
     // SAFETY: as in `step`; the wrap lines are stored `h` past a multiple of 64 as well.
     let stream = |at: usize, v: __m512i| unsafe { _mm512_stream_si512(dp.add(at).cast(), v) };
     // The wraps: each row's last `64 - h` bytes, then its first `h` (masked loads, inside
     // the row).
     let tail = (u64::MAX >> h) as __mmask64;
     let wrap = |row: usize| unsafe {
-        let end = _mm512_maskz_loadu_epi8(tail, sp.add(row * rb + rb - 64 + h).cast());
-        _mm512_mask_loadu_epi8(end, !tail, sp.add(row * rb).wrapping_sub(64 - h).cast())
+        let end = _mm512_maskz_loadu_epi8(tail, p.row(row).add(rb - 64 + h).cast());
+        _mm512_mask_loadu_epi8(end, !tail, p.row(row).wrapping_sub(64 - h).cast())
     };
     let mut before = _mm512_setzero_si512();
     for i in 0..k {
@@ -330,11 +499,16 @@ unsafe fn pass<const DECODE: bool>(
         if i > 0 {
             let line = _mm512_mask_blend_epi8(!tail, before, w);
             stream(i * rb - 64 + h, line);
-            s.regs[i - 1] = cols.rows.step(s.regs[i - 1], line);
+            if p.cuts >> i & 1 == 0 {
+                s.regs[i - 1] = cols.rows.step(s.regs[i - 1], line);
+            }
         }
         before = w;
     }
-    let crc = cols.rows.finish(&s.regs, &src[k * rb - 64 + h..k * rb]);
+    for (c, crc) in chains.iter().zip(crcs.iter_mut()) {
+        let last = bytes(&p, c.rows.end - 1, rb - 64 + h, 64 - h);
+        *crc = cols.rows.finish(&s.regs[c.rows.clone()], last);
+    }
     // SAFETY: the sets have no bit past the `k` data rows (`Plan::parity_sets`).
     let par = |q: usize| unsafe { sum::<8, 1>(&s.one, cols.sets[q])[0] };
     if DECODE {
@@ -350,8 +524,8 @@ unsafe fn pass<const DECODE: bool>(
             any = _mm512_or_si512(any, e);
         }
         let end = k * rb - 64 + h;
-        dst[end..].copy_from_slice(&src[end..k * rb]);
-        return (crc, _mm512_test_epi64_mask(any, any) != 0);
+        dst[end..].copy_from_slice(bytes(&p, k - 1, rb - 64 + h, 64 - h));
+        return _mm512_test_epi64_mask(any, any) != 0;
     }
     for q in 0..r {
         let w = par(q);
@@ -366,5 +540,5 @@ unsafe fn pass<const DECODE: bool>(
     unsafe { _mm512_storeu_si512(last.as_mut_ptr().cast(), before) };
     let end = (k + r) * rb - 64 + h;
     dst[end..].copy_from_slice(&last[..64 - h]);
-    (crc, false)
+    false
 }

@@ -524,13 +524,7 @@ impl Codec {
                         self.decode_columns(cols, before, genc, o, ahead, cs, &mut s.rows);
                     c[q] = crc;
                     if dirty {
-                        s.any.clear();
-                        s.any.resize(rb / 8, 0);
-                        for row in s.rows.chunks_exact(rb) {
-                            for (a, w) in s.any.iter_mut().zip(row.as_chunks::<8>().0) {
-                                *a |= u64::from_ne_bytes(*w);
-                            }
-                        }
+                        s.or_rows(rb);
                         self.fix_syndrome_rows(genc, &mut flips, j, s, stats);
                     }
                     true
@@ -663,6 +657,10 @@ impl Codec {
         let edata = &genc[..gd];
         let b = Blocks::of(len, gd);
         stats.codewords += l.interleave as u64;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cols) = self.deep_columns() {
+            return self.decode_deep_columns(cols, genc, len, o, s, stats);
+        }
         // Asked for over the copy of the data rows, so that the parity rows are read from
         // memory while the copy's stores stream out, not in the syndrome: at rows of 4 KiB
         // and more the parity rows ([`AHEAD_PARITY_ROW`]); at shorter ones the group from 4
@@ -673,7 +671,7 @@ impl Codec {
             _ => &[],
         };
         let (n, rl) = (b.count(), rest.len());
-        let mut crcs: Vec<u32> = (0..n)
+        let crcs: Vec<u32> = (0..n)
             .map(|i| {
                 let ahead = &rest[i * rl / n..(i + 1) * rl / n];
                 self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)], ahead)
@@ -682,11 +680,27 @@ impl Codec {
         o[len..].copy_from_slice(&edata[len..]);
         let mut flips: Vec<(usize, u8)> = Vec::new();
         self.group_flips(genc, &mut flips, 0, s, stats);
+        self.make_flips(o, edata, &b, &mut flips, crcs)
+    }
+
+    /// Makes the flips `flips` of a deep chunk in `o` (its payload area, streamed from the
+    /// received data rows `edata`) by streaming each line with flips again
+    /// ([`nt::restream_flips`]), and returns the CRCs `crcs` of its check blocks `b` mended
+    /// for them ([`Codec::mended`]).
+    pub(super) fn make_flips(
+        &self,
+        o: &mut [u8],
+        edata: &[u8],
+        b: &Blocks,
+        flips: &mut [(usize, u8)],
+        mut crcs: Vec<u32>,
+    ) -> Vec<u32> {
         if flips.is_empty() {
+            nt::fence();
             return crcs;
         }
         flips.sort_unstable_by_key(|f| f.0);
-        nt::restream_flips(o, edata, &flips);
+        nt::restream_flips(o, edata, flips);
         nt::fence();
         for (i, crc) in crcs.iter_mut().enumerate() {
             let r = b.range(i);

@@ -316,6 +316,10 @@ impl Codec {
             self.layout.group_bytes,
             self.layout.row_bytes,
         );
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cols) = self.deep_columns() {
+            return self.encode_deep_columns(cols, data, index, out, s);
+        }
         let tail_len = self.layout.tail(data.len());
         let (odata, opar) = out.split_at_mut(gd);
         let b = Blocks::of(data.len(), gd);
