@@ -154,6 +154,7 @@ impl Codec {
     ) {
         let l = &self.layout;
         assert_eq!(o.len(), l.group_bytes, "a group");
+        assert_eq!(rows.count, l.k, "the data rows");
         self.check(cols, rows, l.k, chains, crcs, s);
         // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
         unsafe { pass::<false>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, &mut []) };
