@@ -586,6 +586,13 @@ fn the_column_pass_matches_the_reference_at_every_alignment() {
                 let want = naive::encode_group(reference.as_ref(), depth, &data[j * gd..][..gd]);
                 assert!(enc[j * gb..][..gb] == want[..], "{what}: group {j}");
             }
+            // The last group: the payload's rest, zeros and the tail.
+            let tail = tail_bytes_v2(3, len, &Blocks::of(len, gd).crcs(&data));
+            let mut area = data[whole * gd..].to_vec();
+            area.resize((groups - whole) * gd - tail.len(), 0);
+            area.extend_from_slice(&tail);
+            let want = naive::encode_group(reference.as_ref(), depth, &area);
+            assert!(enc[whole * gb..] == want[..], "{what}: the last group");
             let mut noisy = enc.to_vec();
             crate::stream::bench::apply_ber(&mut noisy, 2e-5, off as u64);
             let mut obuf = vec![0u8; groups * gd + 128];
