@@ -159,15 +159,36 @@ impl Codec {
         // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
         unsafe {
             if rows.split < rows.count {
-                pass::<false, true>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, &mut [])
+                pass::<false, true>(
+                    cols,
+                    l.row_bytes,
+                    rows,
+                    chains,
+                    crcs,
+                    o,
+                    ahead,
+                    s,
+                    (&mut [], &mut []),
+                )
             } else {
-                pass::<false, false>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, &mut [])
+                pass::<false, false>(
+                    cols,
+                    l.row_bytes,
+                    rows,
+                    chains,
+                    crcs,
+                    o,
+                    ahead,
+                    s,
+                    (&mut [], &mut []),
+                )
             }
         };
     }
 
     /// Copies the received group `genc`'s data rows to `o` (its payload) in one pass with
-    /// their syndrome rows, written to `syn` (`n - k` rows), and returns
+    /// their syndrome rows, written to `syn.0` (`n - k` rows) with the OR of them word by
+    /// word to `syn.1` (`row_bytes / 8` words), and returns
     /// `crc32c(prefix ++ data rows)` from `crc` and whether the syndrome is nonzero (the
     /// group has errors to correct: the data rows are copied as received). The lines of
     /// `ahead` (the next received group, or nothing) are asked for on the way. The stores
@@ -181,7 +202,7 @@ impl Codec {
         o: &mut [u8],
         ahead: &[u8],
         s: &mut ColumnScratch,
-        syn: &mut [u8],
+        syn: (&mut [u8], &mut [u64]),
     ) -> (u32, bool) {
         let mut c = [0];
         let chains = [Chain {
@@ -204,7 +225,7 @@ impl Codec {
         o: &mut [u8],
         ahead: &[u8],
         s: &mut ColumnScratch,
-        syn: &mut [u8],
+        syn: (&mut [u8], &mut [u64]),
     ) -> bool {
         let l = &self.layout;
         assert_eq!(
@@ -213,9 +234,9 @@ impl Codec {
             "a group"
         );
         assert_eq!(
-            syn.len(),
-            self.r * l.row_bytes,
-            "a syndrome row for every parity row"
+            (syn.0.len(), syn.1.len()),
+            (self.r * l.row_bytes, l.row_bytes / 8),
+            "a syndrome row for every parity row, and their OR"
         );
         let rows = Rows::new(genc, l.k + self.r, &[], l.k + self.r);
         self.check(cols, rows, l.k, chains, crcs, s);
@@ -317,8 +338,9 @@ struct Pass<'a> {
     rest: *const u8,
     dst: *mut u8,
     ahead: &'a [u8],
-    /// Decoding, the syndrome rows.
+    /// Decoding, the syndrome rows, and the OR of them (a row).
     syn: *mut u8,
+    any: *mut u8,
     /// Bit `i`: data row `i` starts a chain; its register starts from `heads[i]`, the
     /// CRC-32C of what comes before the chain and of the row's first `h` bytes.
     starts: u64,
@@ -364,7 +386,8 @@ unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__
 }
 
 /// One step of the column pass: the `L` lines (`B = 8 L` words) from byte `x` of every row
-/// (`x + 64 L` at most `rb - 64 + h`); decoding, the syndrome's lines ORed into `any`. With
+/// (`x + 64 L` at most `rb - 64 + h`); decoding, the syndrome's lines ORed into `any` and,
+/// line by line, into the OR row (`Pass::any`). With
 /// `SPLIT` the data rows are read from where [`Pass::row`] puts them, else every row from
 /// the one source `src`, at the stores' offsets.
 ///
@@ -409,6 +432,7 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
                 _mm512_storeu_si512(b.0.as_mut_ptr().add(8 * l).cast(), v);
             }
         }
+        let mut ors = [_mm512_setzero_si512(); L];
         for (q, &m) in p.cols.sets.iter().enumerate() {
             let par = sum::<B, L>(lines, m);
             for (l, v) in par.into_iter().enumerate() {
@@ -420,10 +444,18 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
                     let e = _mm512_loadu_si512(p.src.add(at).cast());
                     let e = _mm512_xor_si512(v, e);
                     _mm512_storeu_si512(p.syn.add(q * p.rb + x + 64 * l).cast(), e);
-                    *any = _mm512_or_si512(*any, e);
+                    ors[l] = _mm512_or_si512(ors[l], e);
                 } else {
                     _mm512_stream_si512(p.dst.add(at).cast(), v);
                 }
+            }
+        }
+        if DECODE {
+            // (The OR row made here: made afterwards from the syndrome rows in cache, it was
+            // an eighth of alien:3x3's decode at BER 1e-4.)
+            for (l, o) in ors.into_iter().enumerate() {
+                _mm512_storeu_si512(p.any.add(x + 64 * l).cast(), o);
+                *any = _mm512_or_si512(*any, o);
             }
         }
     }
@@ -432,7 +464,8 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
 /// The column pass over one group of rows of `rb` bytes: `rows` are the payload's
 /// (encoding) or the received group's (`DECODE`), `dst` the group (encoding) or its
 /// payload. Writes to `crcs` the CRC-32C of each chain of data rows, from its `crc`;
-/// returns, decoding, whether the syndrome is nonzero (its rows written to `syn`).
+/// returns, decoding, whether the syndrome is nonzero (its rows written to `syn.0`, the OR
+/// of them to `syn.1`).
 ///
 /// # Safety
 ///
@@ -440,7 +473,8 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
 /// least 128; `rows` holds every row it counts, of `rb` bytes (the data rows of
 /// `s.regs.len()`, and decoding the parity rows of `cols.sets` after them), `dst` is a
 /// whole group (encoding) or its data rows; the chains are of data rows, in order, with a
-/// CRC for each in `crcs`; decoding, `syn` has a row for every parity row; as
+/// CRC for each in `crcs`; decoding, `syn.0` has a row for every parity row and `syn.1`
+/// one row of words; as
 /// [`Codec::check`] and the callers check.
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,sse4.2")]
 #[allow(clippy::too_many_arguments)]
@@ -453,7 +487,7 @@ unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
     dst: &mut [u8],
     ahead: &[u8],
     s: &mut ColumnScratch,
-    syn: &mut [u8],
+    syn: (&mut [u8], &mut [u64]),
 ) -> bool {
     let (k, r) = (s.regs.len(), cols.sets.len());
     // The output's lines start `h` bytes into every row.
@@ -468,7 +502,8 @@ unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
         rest: rows.rest.as_ptr(),
         dst: dst.as_mut_ptr(),
         ahead,
-        syn: syn.as_mut_ptr(),
+        syn: syn.0.as_mut_ptr(),
+        any: syn.1.as_mut_ptr().cast(),
         starts: 0,
         heads: [0; MAX_ROWS],
         cuts: 0,
@@ -528,17 +563,20 @@ unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
     // SAFETY: the sets have no bit past the `k` data rows (`Plan::parity_sets`).
     let par = |q: usize| unsafe { sum::<8, 1>(&s.one, cols.sets[q])[0] };
     if DECODE {
-        let sy = syn.as_mut_ptr();
+        // SAFETY: the bytes of a syndrome row (or of the OR row) the wrap holds (masked
+        // stores, inside the row, as the wrap's loads).
+        let put = |row: *mut u8, e: __m512i| unsafe {
+            _mm512_mask_storeu_epi8(row.add(rb - 64 + h).cast(), tail, e);
+            _mm512_mask_storeu_epi8(row.wrapping_sub(64 - h).cast(), !tail, e);
+        };
+        let mut or = _mm512_setzero_si512();
         for q in 0..r {
             let e = _mm512_xor_si512(par(q), wrap(k + q));
-            // SAFETY: the bytes of syndrome row `q` the wrap holds (masked stores, inside
-            // the row, as the wrap's loads).
-            unsafe {
-                _mm512_mask_storeu_epi8(sy.add(q * rb + rb - 64 + h).cast(), tail, e);
-                _mm512_mask_storeu_epi8(sy.add(q * rb).wrapping_sub(64 - h).cast(), !tail, e);
-            }
-            any = _mm512_or_si512(any, e);
+            put(p.syn.wrapping_add(q * rb), e);
+            or = _mm512_or_si512(or, e);
         }
+        put(p.any, or);
+        any = _mm512_or_si512(any, or);
         let end = k * rb - 64 + h;
         dst[end..].copy_from_slice(bytes(&p, k - 1, rb - 64 + h, 64 - h));
         return _mm512_test_epi64_mask(any, any) != 0;

@@ -520,11 +520,11 @@ impl Codec {
                 Some((cols, cs)) => {
                     let rb = self.layout.row_bytes;
                     s.rows.resize(self.r * rb, 0);
-                    let (crc, dirty) =
-                        self.decode_columns(cols, before, genc, o, ahead, cs, &mut s.rows);
+                    s.any.resize(rb / 8, 0);
+                    let syn = (&mut s.rows[..], &mut s.any[..]);
+                    let (crc, dirty) = self.decode_columns(cols, before, genc, o, ahead, cs, syn);
                     c[q] = crc;
                     if dirty {
-                        s.or_rows(rb);
                         self.fix_syndrome_rows(genc, &mut flips, j, s, stats);
                     }
                     true

@@ -205,24 +205,16 @@ impl Codec {
         let mut sums = vec![0; chains.len()];
         let mut cs: ColumnScratch = self.column_scratch();
         s.rows.resize(self.r * rb, 0);
+        s.any.resize(rb / 8, 0);
         let ahead = genc.get(AHEAD_IN_ROW..).unwrap_or(&[]);
-        let dirty = self.decode_pass(
-            cols,
-            genc,
-            &chains,
-            &mut sums,
-            o,
-            ahead,
-            &mut cs,
-            &mut s.rows,
-        );
+        let syn = (&mut s.rows[..], &mut s.any[..]);
+        let dirty = self.decode_pass(cols, genc, &chains, &mut sums, o, ahead, &mut cs, syn);
         let edata = &genc[..gd];
         let crcs = block_crcs(&pieces, &sums, edata);
         if !dirty {
             nt::fence();
             return crcs;
         }
-        s.or_rows(rb);
         let mut flips: Vec<(usize, u8)> = Vec::new();
         self.fix_syndrome_rows(genc, &mut flips, 0, s, stats);
         self.make_flips(o, edata, &b, &mut flips, crcs)

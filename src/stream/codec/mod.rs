@@ -89,21 +89,6 @@ std::thread_local! {
         const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
-impl<const B: usize> Scratch<B> {
-    /// `any`: the OR of the syndrome rows `rows` (of `rb` bytes), word by word, as
-    /// [`Plan::syndrome`] makes it, for syndrome rows made elsewhere (the column pass).
-    #[cfg(target_arch = "x86_64")]
-    fn or_rows(&mut self, rb: usize) {
-        self.any.clear();
-        self.any.resize(rb / 8, 0);
-        for row in self.rows.chunks_exact(rb) {
-            for (a, w) in self.any.iter_mut().zip(row.as_chunks::<8>().0) {
-                *a |= u64::from_ne_bytes(*w);
-            }
-        }
-    }
-}
-
 impl<const B: usize> Drop for Scratch<B> {
     fn drop(&mut self) {
         use std::mem::take;
