@@ -13,8 +13,8 @@
 //!   the row's CRC register ([`RowFold`]) and kept in L1 for the parity;
 //! - each parity line is summed in registers from the lines of its data rows
 //!   ([`Plan::parity_sets`]), then streamed after the data rows (encoding), or added to the
-//!   received one, the sum written to the syndrome rows and ORed into the group's flag
-//!   (decoding);
+//!   received one, the sum written to the syndrome rows and ORed, column by column, into
+//!   one more row (which words hold a lane to decide) and into the group's flag (decoding);
 //! - the same lines of the next group are asked for from memory.
 //!
 //! [`STEP`] lines of every row are taken at a time.
