@@ -156,32 +156,14 @@ impl Codec {
         assert_eq!(o.len(), l.group_bytes, "a group");
         assert_eq!(rows.count, l.k, "the data rows");
         self.check(cols, rows, l.k, chains, crcs, s);
+        // (No syndrome: encoding.)
+        let none: (&mut [u8], &mut [u64]) = (&mut [], &mut []);
         // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
         unsafe {
             if rows.split < rows.count {
-                pass::<false, true>(
-                    cols,
-                    l.row_bytes,
-                    rows,
-                    chains,
-                    crcs,
-                    o,
-                    ahead,
-                    s,
-                    (&mut [], &mut []),
-                )
+                pass::<false, true>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, none)
             } else {
-                pass::<false, false>(
-                    cols,
-                    l.row_bytes,
-                    rows,
-                    chains,
-                    crcs,
-                    o,
-                    ahead,
-                    s,
-                    (&mut [], &mut []),
-                )
+                pass::<false, false>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, none)
             }
         };
     }
@@ -387,9 +369,9 @@ unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__
 
 /// One step of the column pass: the `L` lines (`B = 8 L` words) from byte `x` of every row
 /// (`x + 64 L` at most `rb - 64 + h`); decoding, the syndrome's lines ORed into `any` and,
-/// line by line, into the OR row (`Pass::any`). With
-/// `SPLIT` the data rows are read from where [`Pass::row`] puts them, else every row from
-/// the one source `src`, at the stores' offsets.
+/// line by line, into the OR row (`Pass::any`). With `SPLIT` the data rows are read from
+/// where [`Pass::row`] puts them, else every row from the one source `src`, at the stores'
+/// offsets.
 ///
 /// # Safety
 ///
@@ -403,7 +385,8 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
     any: &mut __m512i,
 ) {
     // SAFETY (the loads and stores): every offset `y` into a row has `y + 64 <= rb` and the
-    // row is one of the pass's rows (loads) or of `dst` (stores), so the 64 bytes are
+    // row is one of the pass's rows (loads) or of `dst`, of the syndrome rows or their OR
+    // row (stores), so the 64 bytes are
     // inside; each store's address is `h` past a multiple of 64 from `dst`'s start, a
     // multiple of 64.
     unsafe {
@@ -474,8 +457,7 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
 /// `s.regs.len()`, and decoding the parity rows of `cols.sets` after them), `dst` is a
 /// whole group (encoding) or its data rows; the chains are of data rows, in order, with a
 /// CRC for each in `crcs`; decoding, `syn.0` has a row for every parity row and `syn.1`
-/// one row of words; as
-/// [`Codec::check`] and the callers check.
+/// one row of words; as [`Codec::check`] and the callers check.
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,sse4.2")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
