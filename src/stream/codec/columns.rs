@@ -320,8 +320,9 @@ struct Pass<'a> {
     rest: *const u8,
     dst: *mut u8,
     ahead: &'a [u8],
-    /// Decoding, the syndrome rows, and the OR of them (a row).
+    /// Decoding, the syndrome rows.
     syn: *mut u8,
+    /// Decoding, the OR of the syndrome rows: one row, which words hold a lane to decide.
     any: *mut u8,
     /// Bit `i`: data row `i` starts a chain; its register starts from `heads[i]`, the
     /// CRC-32C of what comes before the chain and of the row's first `h` bytes.
@@ -386,9 +387,8 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
 ) {
     // SAFETY (the loads and stores): every offset `y` into a row has `y + 64 <= rb` and the
     // row is one of the pass's rows (loads) or of `dst`, of the syndrome rows or their OR
-    // row (stores), so the 64 bytes are
-    // inside; each store's address is `h` past a multiple of 64 from `dst`'s start, a
-    // multiple of 64.
+    // row (stores), so the 64 bytes are inside; each store to `dst` is `h` past a multiple
+    // of 64 from its start, a multiple of 64.
     unsafe {
         for (i, (b, reg)) in lines.iter_mut().zip(regs.iter_mut()).enumerate() {
             for l in 0..L {
