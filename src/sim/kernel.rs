@@ -122,7 +122,7 @@ impl SlicedCode {
             return;
         }
         let rows = word_bytes(data);
-        if let Some(fast) = self.fast
+        if let Some(fast) = &self.fast
             && self.kernel.group64::<false>(fast, rows, &mut [], par)
         {
             return;

@@ -10,8 +10,10 @@
 //!
 //! For single-word rows (`D = 64`, the default) the common codes have AVX2 kernels chosen at
 //! run time (alien boards of 4 to 18 grid columns in `grid64`, Hamming and SECDED codes of
-//! 3 to 21 check rows in `avx2`), run over whole runs of groups by `fast64`: see those
-//! modules and `docs/benchmarks.md` for how they are built and what they cost.
+//! 3 to 21 check rows in `avx2`), run over whole runs of groups by `fast64`; where the CPU
+//! has AVX-512, the codes of at most eight check rows and 32 data rows take their generator
+//! matrix instead ([`Matrix64`], `matrix64`): see those modules and `docs/benchmarks.md` for
+//! how they are built and what they cost.
 //! `secded:72` has its row plans fixed at compile time ([`Secded72`]), and `secded:72` and
 //! `alien:9x9` have kernels that also take the chunk's CRC-32C, three groups at a time
 //! ([`Kernel::group64_crc3`]), so that the CRC instructions run beside the vector work.
@@ -20,6 +22,7 @@ use crate::code::{BlockCode, Spec};
 use crate::cpu::{self, Avx2};
 use crate::game::alien::Shape;
 use crate::slice::prefetch;
+use std::sync::Arc;
 
 mod block;
 mod plan;
@@ -30,6 +33,7 @@ mod avx2;
 mod fast64;
 #[cfg(target_arch = "x86_64")]
 mod grid64;
+mod matrix64;
 
 #[cfg(target_endian = "little")]
 pub use block::block_bytes;
@@ -37,6 +41,7 @@ pub use block::{
     V, add_received, as_blocks, copy_short, store_blocks, store_parity, word_blocks, word_bytes,
 };
 use block::{blocks, blocks_mut};
+pub use matrix64::Matrix64;
 pub use plan::Plan;
 use rows::{Rows, grid, hamming_row};
 
@@ -141,11 +146,23 @@ impl Plans for Secded72 {
     }
 }
 
-/// Evidence that this CPU runs the AVX2 group kernels of [`Kernel::group64`] (AVX2 and
-/// POPCNT, by [`crate::cpu::features`]). Only [`Kernel::fast64`] makes one, so a codec
-/// checks the CPU once, when it is built, not once per group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fast64(());
+/// The single-word fast path of a kernel on this CPU, and the evidence that the CPU runs
+/// it: the AVX2 group kernels of [`Kernel::group64`] (AVX2 and POPCNT, by
+/// [`crate::cpu::features`]), or the code's generator matrix on AVX-512 ([`Matrix64`]).
+/// Only [`Kernel::fast64`] makes one, so a codec checks the CPU once, when it is built, not
+/// once per group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fast64 {
+    /// The matrix, for the codes that take it.
+    matrix: Option<Arc<Matrix64>>,
+}
+
+impl Fast64 {
+    /// The generator matrix, when the path is it.
+    pub fn matrix(&self) -> Option<&Matrix64> {
+        self.matrix.as_deref()
+    }
+}
 
 /// Evidence that this CPU runs the fused kernels of [`Kernel::group64_crc3`]: what
 /// [`Fast64`] shows, and SSE4.2 and PCLMULQDQ (also what the CRC shift keys of the decoder
@@ -301,7 +318,7 @@ impl Kernel {
     #[inline]
     pub fn group64<const COPY: bool>(
         &self,
-        fast: Fast64,
+        fast: &Fast64,
         rows: &[u8],
         copy: &mut [u8],
         par: &mut [u64],
@@ -317,7 +334,7 @@ impl Kernel {
     /// them. `words` (`n - k` words) is the kernel's scratch.
     pub fn encode_run64(
         &self,
-        fast: Fast64,
+        fast: &Fast64,
         data: &[u8],
         out: &mut [u8],
         gd: usize,
@@ -334,7 +351,7 @@ impl Kernel {
     /// not zero has its data words copied and its syndrome left in `words` (`n - k` words).
     pub fn clean_run64(
         &self,
-        fast: Fast64,
+        fast: &Fast64,
         enc: &[u8],
         out: &mut [u8],
         gd: usize,
@@ -348,14 +365,18 @@ impl Kernel {
     #[inline]
     fn run64<const COPY: bool, const MODE: u8>(
         &self,
-        fast: Fast64,
+        fast: &Fast64,
         src: &[u8],
         out: &mut [u8],
         gd: usize,
         gb: usize,
         words: &mut [u64],
     ) -> Option<usize> {
-        let _ = fast;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = &fast.matrix {
+            // SAFETY: `fast` carries a matrix only when the CPU has AVX-512F.
+            return Some(unsafe { matrix64::run::<COPY, MODE>(m, src, out, gd, gb, words) });
+        }
         if !self.has_group64_path() {
             return None;
         }
@@ -412,7 +433,7 @@ impl Kernel {
     /// this CPU (checked here, once per caller).
     pub fn fused64(&self) -> Option<Fused64> {
         let f = crate::cpu::features();
-        let fast = self.fast64().is_some() && f.sse42 && f.pclmulqdq;
+        let fast = f.avx2 && f.popcnt && self.has_group64_path() && f.sse42 && f.pclmulqdq;
         let code = matches!(
             self,
             Kernel::Hamming { secded72: true, .. } | Kernel::AlienOddOdd { m: 9, n: 9 }
@@ -424,7 +445,38 @@ impl Kernel {
     /// CPU (checked here, once per caller).
     pub fn fast64(&self) -> Option<Fast64> {
         let f = crate::cpu::features();
-        (f.avx2 && f.popcnt && self.has_group64_path()).then_some(Fast64(()))
+        if f.avx512f
+            && let Some(m) = self.matrix64()
+        {
+            return Some(Fast64 {
+                matrix: Some(Arc::new(m)),
+            });
+        }
+        (f.avx2 && f.popcnt && self.has_group64_path()).then_some(Fast64 { matrix: None })
+    }
+
+    /// The generator matrix of the codes whose single-word fast path it is, CPU aside: those
+    /// of at most eight check rows and 32 data rows ([`Matrix64`]; the family kernels are
+    /// faster past them).
+    fn matrix64(&self) -> Option<Matrix64> {
+        let k = self.data_rows()?;
+        let plan = Plan::for_kernel(self, k);
+        Matrix64::new(plan.parity_sets()?, k)
+    }
+
+    /// The number of data rows of the kernel's code (`None` for the boards without parity
+    /// rows, whose data rows no kernel reads).
+    pub fn data_rows(&self) -> Option<usize> {
+        Some(match *self {
+            Kernel::Empty => return None,
+            Kernel::AlienOddOdd { m, n } => (m - 1) * (n - 1) + 1,
+            Kernel::Product { m, n } => (m - 1) * (n - 1),
+            Kernel::AlienEvenOdd { m, n } => m * (n - 1) + 1,
+            Kernel::AlienOddEven { m, n } => (m - 1) * n + 1,
+            Kernel::Hamming { ref grid, .. } => grid.iter().map(|g| g.count_ones() as usize).sum(),
+            Kernel::Repetition { .. } => 1,
+            Kernel::Parity { k } => k,
+        })
     }
 
     /// Whether [`Kernel::group64`] has a path for this kernel, CPU aside.

@@ -59,11 +59,11 @@ fn fast_kernels_match_the_portable_ones() {
             rng.fill_bytes(&mut rows);
             let mut copy = vec![0u8; 8 * k];
             let mut par = vec![0u64; r];
-            if !kernel.group64::<true>(fast, &rows, &mut copy, &mut par) {
+            if !kernel.group64::<true>(&fast, &rows, &mut copy, &mut par) {
                 break;
             }
             let mut bare = vec![0u64; r];
-            assert!(kernel.group64::<false>(fast, &rows, &mut [], &mut bare));
+            assert!(kernel.group64::<false>(&fast, &rows, &mut [], &mut bare));
             let mut want = vec![V::<1>::zero(); r];
             let mut scratch = vec![V::<1>::zero(); kernel.scratch_len()];
             let mut want_copy = vec![0u8; 8 * k];

@@ -75,7 +75,7 @@ impl Codec {
         stats.codewords += l.interleave as u64;
         // (The fast path's run prefetches its groups itself.)
         if B == 1
-            && let Some(fast) = self.fast
+            && let Some(fast) = &self.fast
             && let Some(clean) =
                 self.kernel
                     .clean_run64(fast, genc, o, gd, genc.len(), &mut s.words)
@@ -233,7 +233,7 @@ impl Codec {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
         let groups = enc.len() / gb;
-        let fast = self.fast.filter(|_| B == 1);
+        let fast = self.fast.as_ref().filter(|_| B == 1);
         if fast.is_none() && l.row_bytes != 8 * B {
             let runs = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
             for (g, (genc, o)) in runs.enumerate() {

@@ -28,7 +28,7 @@ impl Codec {
         let l = &self.layout;
         let (gd, rb) = (l.group_data, l.row_bytes);
         // (The fast path's run prefetches its groups itself.)
-        if let Some(fast) = self.fast
+        if let Some(fast) = &self.fast
             && self
                 .kernel
                 .encode_run64(fast, &g[..gd], o, gd, o.len(), &mut s.words)
@@ -93,7 +93,7 @@ impl Codec {
     ) {
         let l = &self.layout;
         let (gd, gb) = (l.group_data, l.group_bytes);
-        if let Some(fast) = self.fast
+        if let Some(fast) = &self.fast
             && self
                 .kernel
                 .encode_run64(fast, data, out, gd, gb, &mut s.words)

@@ -136,11 +136,15 @@ fn micro_kernel() {
             }
         });
         let mut words = vec![0u64; codec.r];
-        let f64 = codec.fast.expect("a fast kernel on this CPU");
+        let f64 = codec.fast.clone().expect("a fast kernel on this CPU");
         let fast = best(groups, || {
             for g in data.chunks_exact(l.group_data) {
                 let g = std::hint::black_box(g);
-                assert!(codec.kernel.group64::<true>(f64, g, &mut odata, &mut words));
+                assert!(
+                    codec
+                        .kernel
+                        .group64::<true>(&f64, g, &mut odata, &mut words)
+                );
                 sink ^= words[0];
             }
         });

@@ -168,12 +168,13 @@ impl Codec {
         lens.dedup();
         let shifts = lens.into_iter().map(Shift::new).collect();
         let fast = kernel.fast64().filter(|_| layout.row_bytes == 8);
+        let fused = kernel.fused64().filter(|_| fast.is_some());
         let plan = Plan::for_kernel(&kernel, k);
         Codec {
             sse42: Sse42::detect(),
             avx2: Avx2::detect(),
             fast,
-            fused: kernel.fused64().filter(|_| fast.is_some()),
+            fused,
             mender: if decoding { Mender::detect() } else { None },
             #[cfg(target_arch = "x86_64")]
             columns: columns::Columns::detect(layout.row_bytes, &plan),
@@ -206,7 +207,7 @@ impl Codec {
     /// the lane-block kernel.
     fn block_parity<const B: usize>(&self, g: &[u8], s: &mut Scratch<B>) {
         if B == 1
-            && let Some(fast) = self.fast
+            && let Some(fast) = &self.fast
             && self.kernel.group64::<false>(fast, g, &mut [], &mut s.words)
         {
             for (p, &w) in s.par.iter_mut().zip(&s.words) {

@@ -48,7 +48,7 @@ const DEPTHS: [usize; 8] = [64, 128, 192, 512, 1024, 4096, 8192, 12288];
 /// far past what the code corrects, and over garbage.
 #[test]
 fn fast_paths_match_the_portable_one() {
-    let mut fused_seen = 0;
+    let (mut fused_seen, mut matrix_seen) = (0, 0);
     // (spec, D, whether chunks are one group: the default chunk of these layouts)
     for (spec, depth, one) in [
         ("secded:72", 64, false),
@@ -70,6 +70,12 @@ fn fast_paths_match_the_portable_one() {
         // two words loaded over the four before), even-by-odd, odd-by-even, in groups of
         // 4 KiB and more (in order).
         ("alien:5x5", 64, false),
+        // The generator matrix on AVX-512 (codes of at most eight check rows and 32 data
+        // rows): odd-by-odd, even-by-odd, SECDED and Hamming.
+        ("alien:3x3", 64, false),
+        ("alien:4x3", 64, false),
+        ("secded:16", 64, false),
+        ("hamming:22", 64, false),
         ("alien:3x19", 64, false),
         ("alien:8x17", 64, false),
         ("alien:9x4", 64, false),
@@ -96,6 +102,7 @@ fn fast_paths_match_the_portable_one() {
         plain.sse42 = None;
         plain.avx2 = None;
         fused_seen += usize::from(fused.fused.is_some());
+        matrix_seen += usize::from(fused.fast.as_ref().is_some_and(|f| f.matrix().is_some()));
         let cs = l.chunk_size;
         let lens = if one {
             [cs, cs - 1, cs / 2 + 3, l.row_bytes * 3 + 1, 100]
@@ -160,7 +167,10 @@ fn fast_paths_match_the_portable_one() {
     if crate::cpu::features().avx2 && crate::cpu::features().sse42 {
         assert_eq!(fused_seen, 2, "both fused kernels exercised");
     }
-    let _ = fused_seen;
+    if crate::cpu::features().avx512f {
+        assert_eq!(matrix_seen, 5, "the generator matrix exercised");
+    }
+    let _ = (fused_seen, matrix_seen);
 }
 
 #[test]
