@@ -95,9 +95,8 @@ impl Matrix64 {
 /// of the last group in `words`, or for `CLEAN` the syndrome of the first group whose
 /// syndrome is not zero (its data words copied); returns the number of groups done (for
 /// `CLEAN`, the clean ones before that group). Every move is masked to the group's words.
-/// (Measured and not kept, `tilecode bench` at `D = 64`: four groups at a time sharing the
-/// matrix's loads, and whole registers reaching into the next group's bytes, both slower
-/// in memory.)
+/// (Measured and not kept: four groups at a time sharing the matrix's loads, slower in
+/// memory; whole registers reaching into the next group's bytes, slower in cache.)
 ///
 /// # Safety
 /// The CPU must support AVX-512F.
@@ -166,7 +165,7 @@ pub(super) unsafe fn run<const COPY: bool, const MODE: u8>(
 /// broadcast from memory and added to the lanes its row of the matrix names, in two chains
 /// (even and odd words), so that a group's sums do not wait on one `vpternlogq` after
 /// another. (Broadcasting the words from a register of eight with `vpermq` instead, one
-/// load a register rather than a word, was slower: alien:3x3 5 -> 8 ns a group in cache.)
+/// load a register rather than a word, was slower: alien:3x3 6 -> 9 ns a group in cache.)
 ///
 /// # Safety
 /// The CPU must support AVX-512F; `s` holds the matrix's `k` words.
