@@ -235,6 +235,9 @@ mod tests {
         specs.extend((3..=80).map(Spec::Hamming));
         specs.extend((2..=40).map(Spec::Parity));
         specs.extend((2..=10).map(Spec::Repetition));
+        // (Product codes: the simulator's only.)
+        specs
+            .extend((2..=6).flat_map(|m| (2..=6).map(move |n| Spec::Product { rows: m, cols: n })));
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut taken = 0;
         for spec in specs {

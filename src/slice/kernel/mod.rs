@@ -466,7 +466,7 @@ impl Kernel {
 
     /// The number of data rows of the kernel's code (`None` for the boards without parity
     /// rows, whose data rows no kernel reads).
-    pub fn data_rows(&self) -> Option<usize> {
+    fn data_rows(&self) -> Option<usize> {
         Some(match *self {
             Kernel::Empty => return None,
             Kernel::AlienOddOdd { m, n } => (m - 1) * (n - 1) + 1,
