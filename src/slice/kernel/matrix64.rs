@@ -133,6 +133,7 @@ pub(super) unsafe fn run<const COPY: bool, const MODE: u8>(
     // The strides of the input and the output, and the groups.
     let (si, so) = if MODE == ENCODE { (gd, gb) } else { (gb, gd) };
     let groups = (src.len() / si).min(out.len() / so);
+    let mut last = _mm512_setzero_si512();
     for g in 0..groups {
         // SAFETY: group `g` of each buffer (`g < groups`): its `k` data words at `s`, room
         // for them at `o`, its parity words after them (in `o` when encoding, in `s` when
@@ -145,9 +146,7 @@ pub(super) unsafe fn run<const COPY: bool, const MODE: u8>(
             copy(s, o, &m.copy);
             if MODE == ENCODE {
                 _mm512_mask_storeu_epi64(o.add(gd).cast(), lanes, acc);
-                if g + 1 == groups {
-                    _mm512_mask_storeu_epi64(w0, lanes, acc);
-                }
+                last = acc;
                 continue;
             }
             let got = _mm512_maskz_loadu_epi64(lanes, s.add(gd).cast());
@@ -157,6 +156,10 @@ pub(super) unsafe fn run<const COPY: bool, const MODE: u8>(
                 return g;
             }
         }
+    }
+    if MODE == ENCODE && groups > 0 {
+        // SAFETY: `words` has room for `r` words (asserted).
+        unsafe { _mm512_mask_storeu_epi64(w0, lanes, last) };
     }
     groups
 }

@@ -433,7 +433,7 @@ impl Kernel {
     /// this CPU (checked here, once per caller).
     pub fn fused64(&self) -> Option<Fused64> {
         let f = crate::cpu::features();
-        let fast = f.avx2 && f.popcnt && self.has_group64_path() && f.sse42 && f.pclmulqdq;
+        let fast = self.group64_on_cpu() && f.sse42 && f.pclmulqdq;
         let code = matches!(
             self,
             Kernel::Hamming { secded72: true, .. } | Kernel::AlienOddOdd { m: 9, n: 9 }
@@ -452,7 +452,14 @@ impl Kernel {
                 matrix: Some(Arc::new(m)),
             });
         }
-        (f.avx2 && f.popcnt && self.has_group64_path()).then_some(Fast64 { matrix: None })
+        self.group64_on_cpu().then_some(Fast64 { matrix: None })
+    }
+
+    /// Whether this CPU runs the AVX2 group kernel of [`Kernel::group64`] for this kernel
+    /// (AVX2 and POPCNT, and a kernel for the code's size).
+    fn group64_on_cpu(&self) -> bool {
+        let f = crate::cpu::features();
+        f.avx2 && f.popcnt && self.has_group64_path()
     }
 
     /// The generator matrix of the codes whose single-word fast path it is, CPU aside: those
