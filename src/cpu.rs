@@ -29,6 +29,8 @@ pub struct Features {
     pub avx512f: bool,
     /// AVX-512 Byte and Word.
     pub avx512bw: bool,
+    /// AVX-512 VBMI (byte permutes across a whole register).
+    pub avx512vbmi: bool,
     /// GFNI (Galois-field affine and multiply instructions).
     pub gfni: bool,
 }
@@ -47,6 +49,7 @@ impl Features {
                 avx2: has!("avx2"),
                 avx512f: has!("avx512f"),
                 avx512bw: has!("avx512bw"),
+                avx512vbmi: has!("avx512vbmi"),
                 gfni: has!("gfni"),
             }
         }

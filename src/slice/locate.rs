@@ -353,6 +353,23 @@ impl Locator {
         SyndromeTable::new(&unique)
     }
 
+    /// The syndrome key of each row's single error, in row order, when the table answers
+    /// every syndrome and holds a single error of every row ([`Locator::is_exhaustive`],
+    /// `t = 1`): a lane whose key is row `i`'s is corrected by flipping row `i`, and a lane
+    /// with any other nonzero key is detected.
+    pub fn single_error_keys(&self) -> Option<Vec<Key>> {
+        if !self.exhaustive || self.detects_all {
+            return None;
+        }
+        let mut keys = vec![0; self.pos_of_row.len()];
+        for &(key, row) in &self.table.slots {
+            if key != 0 {
+                keys[row as usize] = key;
+            }
+        }
+        keys.iter().all(|&k| k != 0).then_some(keys)
+    }
+
     /// Codeword position stored in each row.
     pub fn pos_of_row(&self) -> &[u32] {
         &self.pos_of_row
@@ -522,6 +539,8 @@ mod tests {
             let l = Locator::new(code.as_ref(), &Kernel::for_code(code.as_ref()), true);
             assert_eq!(l.is_exhaustive(), n > k && t <= 1, "{spec}");
             assert_eq!(l.detects_all(), n > k && t == 0, "{spec}");
+            let keys = l.single_error_keys();
+            assert_eq!(keys.is_some(), n > k && t == 1, "{spec}");
             if !l.is_exhaustive() {
                 continue;
             }
@@ -529,11 +548,14 @@ mod tests {
             for s in 1..1 << (n - k) {
                 // The word with zero data rows and check rows `s` has syndrome `s`.
                 let received = |row: usize| row >= k && (s >> (row - k)) & 1 == 1;
-                assert_eq!(
-                    l.fix_lane(s, received),
-                    l.decode_lane(received),
-                    "{spec} {s:b}"
-                );
+                let fix = l.fix_lane(s, received);
+                assert_eq!(fix, l.decode_lane(received), "{spec} {s:b}");
+                // A single error's key is its row's, any other is detected.
+                if let Some(keys) = &keys {
+                    let row = keys.iter().position(|&key| key == s);
+                    let want = row.map_or(LaneFix::Detected, LaneFix::Row);
+                    assert_eq!(fix, want, "{spec} {s:b}");
+                }
             }
         }
         assert!(taken >= 120, "{taken}");
