@@ -3,6 +3,7 @@
 //! group, joined with shifts prepared once per codec.
 
 use super::Codec;
+use super::decode::ChunkStats;
 use crate::slice::kernel::Kernel;
 use crate::stream::crc::{self, Shift};
 use crate::stream::format::Blocks;
@@ -184,6 +185,51 @@ impl Codec {
         return self.columns.is_some();
         #[cfg(not(target_arch = "x86_64"))]
         false
+    }
+
+    /// Whether the codec codes the groups of a chunk's thirds through the line pass
+    /// (`lines`: codes of few data rows at `D = 512` where the CPU has AVX-512 VBMI and
+    /// VPCLMULQDQ), each third in one pass.
+    pub(super) fn has_lines(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.lines.is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// Encodes the first `3 * third` groups of a chunk through the line pass, when the
+    /// codec has it, and returns the three CRC chains.
+    pub(super) fn encode_by_lines(
+        &self,
+        data: &[u8],
+        third: usize,
+        out: &mut [u8],
+    ) -> Option<[u32; 3]> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lines) = &self.lines {
+            return Some(self.encode_line_thirds(lines, data, third, out));
+        }
+        let _ = (data, third, out);
+        None
+    }
+
+    /// Decodes the first `3 * third` groups of a chunk through the line pass, when the
+    /// codec has it, and returns the three CRC chains.
+    pub(super) fn decode_by_lines(
+        &self,
+        enc: &[u8],
+        third: usize,
+        out: &mut [u8],
+        stats: &mut ChunkStats,
+    ) -> Option<[u32; 3]> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lines) = &self.lines
+            && let Some(decide) = lines.decide()
+        {
+            return Some(self.decode_line_thirds(lines, decide, enc, third, out, stats));
+        }
+        let _ = (enc, third, out, stats);
+        None
     }
 
     /// The encoder's [`IN_ORDER_FROM`] for groups of one-word rows (`D = 64`), by family:

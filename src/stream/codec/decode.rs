@@ -408,6 +408,8 @@ impl Codec {
         let wide = self.layout.row_bytes > 8 * B;
         let mut c = if third == 0 {
             [0; 3]
+        } else if let Some(c) = self.decode_by_lines(enc, third, out, &mut stats) {
+            c
         } else if self.has_columns()
             || self.in_order(wide, false) && (B <= 8 || gd <= ONE_BLOCK_IN_ORDER_MAX)
         {

@@ -125,7 +125,8 @@ impl Codec {
     fn encode_path(&self, groups: usize, third: usize, wide: bool) -> Path {
         if self.deep(groups, wide) {
             Path::Deep
-        } else if third > 0 && (self.has_columns() || self.in_order(wide, true)) {
+        } else if third > 0 && (self.has_columns() || self.has_lines() || self.in_order(wide, true))
+        {
             Path::InOrder
         } else {
             Path::Runs
@@ -170,7 +171,12 @@ impl Codec {
         }
         let cut = self.cuts();
         let mut c = [0u32; 3];
-        if path == Path::InOrder {
+        if path == Path::InOrder
+            && let Some(chains) = self.encode_by_lines(data, third, out)
+        {
+            // Each third's groups in one pass: the line pass.
+            c = chains;
+        } else if path == Path::InOrder {
             #[cfg(target_arch = "x86_64")]
             let mut columns = self.columns.as_ref().map(|c| (c, self.column_scratch()));
             // In order, each group's payload copied to its data rows with the CRC of its

@@ -8,6 +8,10 @@
 //! - `encode`: groups and chunks encoded (the deep path streams its output);
 //! - `decode`: groups and chunks decoded, lanes corrected;
 //! - `crcs`: where the CRC-32C chains run and how they are joined;
+//! - `columns`, `deep_columns`: the column pass, a group of rows of 512 bytes and more in
+//!   one pass, 64 bytes of every row at a time (groups in order, chunks of one group);
+//! - `lines`: the line pass, a third of a chunk's groups of 64-byte rows in one pass, single
+//!   errors corrected in it;
 //! - `verdict`: a decoded chunk checked against its tail, and the ranges it reports.
 
 use super::crc::{Mender, Shift, Sse42};
@@ -60,6 +64,10 @@ pub struct Codec {
     /// groups of rows of 512 bytes and more in order, in one pass each.
     #[cfg(target_arch = "x86_64")]
     columns: Option<columns::Columns>,
+    /// Where the CPU and the rows allow it: the line pass ([`lines`]), which codes a
+    /// third of a chunk's groups of 64-byte rows (`D = 512`) in one pass.
+    #[cfg(target_arch = "x86_64")]
+    lines: Option<lines::Lines>,
 }
 
 /// Scratch space of the group kernels.
@@ -139,6 +147,8 @@ mod decode;
 #[cfg(target_arch = "x86_64")]
 mod deep_columns;
 mod encode;
+#[cfg(target_arch = "x86_64")]
+mod lines;
 mod verdict;
 
 pub use decode::ChunkStats;
@@ -178,6 +188,8 @@ impl Codec {
             mender: if decoding { Mender::detect() } else { None },
             #[cfg(target_arch = "x86_64")]
             columns: columns::Columns::detect(layout.row_bytes, &plan),
+            #[cfg(target_arch = "x86_64")]
+            lines: lines::Lines::detect(layout.row_bytes, &plan, &locator, decoding),
             shifts,
             width: block_words(layout.row_bytes / 8, decoding, layout.chunk_groups),
             layout,

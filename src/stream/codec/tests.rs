@@ -48,7 +48,7 @@ const DEPTHS: [usize; 8] = [64, 128, 192, 512, 1024, 4096, 8192, 12288];
 /// far past what the code corrects, and over garbage.
 #[test]
 fn fast_paths_match_the_portable_one() {
-    let (mut fused_seen, mut matrix_seen) = (0, 0);
+    let (mut fused_seen, mut matrix_seen, mut lines_seen) = (0, 0, 0);
     // (spec, D, whether chunks are one group: the default chunk of these layouts)
     for (spec, depth, one) in [
         ("secded:72", 64, false),
@@ -80,6 +80,11 @@ fn fast_paths_match_the_portable_one() {
         ("alien:8x17", 64, false),
         ("alien:9x4", 64, false),
         ("alien:64x17", 64, false),
+        // The line pass: single errors corrected in the pass (the first two), errors
+        // detected (the third).
+        ("alien:3x3", 512, false),
+        ("secded:22", 512, false),
+        ("alien:8x3", 512, false),
         // Chunks of one group of 64 KiB of single-block rows: the encoder's deep path.
         ("alien:33x33", 512, true),
         ("secded:1024", 512, true),
@@ -101,6 +106,11 @@ fn fast_paths_match_the_portable_one() {
         plain.fast = None;
         plain.sse42 = None;
         plain.avx2 = None;
+        #[cfg(target_arch = "x86_64")]
+        {
+            lines_seen += usize::from(plain.lines.is_some());
+            plain.lines = None;
+        }
         fused_seen += usize::from(fused.fused.is_some());
         matrix_seen += usize::from(fused.fast.as_ref().is_some_and(|f| f.matrix().is_some()));
         let cs = l.chunk_size;
@@ -170,7 +180,10 @@ fn fast_paths_match_the_portable_one() {
     if crate::cpu::features().avx512f {
         assert_eq!(matrix_seen, 5, "the generator matrix exercised");
     }
-    let _ = (fused_seen, matrix_seen);
+    if crate::cpu::features().avx512vbmi && crate::stream::crc::Fold::detect().is_some() {
+        assert_eq!(lines_seen, 4, "the line pass exercised");
+    }
+    let _ = (fused_seen, matrix_seen, lines_seen);
 }
 
 #[test]
@@ -544,7 +557,6 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
         ("alien:8x17", 64, true),   // 1 KiB groups of an even board in order
         ("secded:137", 64, false),  // 1 KiB Hamming groups in runs
         ("secded:266", 64, true),   // 2 KiB Hamming groups in order
-        ("alien:3x5", 512, false),  // 576-byte groups in runs
         ("alien:5x5", 512, true),   // 1 KiB groups in order
         ("alien:9x9", 512, true),   // 4 KiB groups in order
         ("secded:72", 4096, true),  // 32 KiB groups in order
@@ -553,6 +565,13 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
         let codec = Codec::new(layout(&spec.parse().unwrap(), d), false);
         assert_eq!(codec.streams_chunks(), streamed, "{spec} at D = {d}");
     }
+    // Groups of 576 bytes: in runs, or through the line pass (in order) where the CPU has it.
+    let codec = Codec::new(layout(&"alien:3x5".parse().unwrap(), 512), false);
+    assert_eq!(
+        codec.streams_chunks(),
+        codec.has_lines(),
+        "alien:3x5 at D = 512"
+    );
 }
 
 /// The column pass (codes of few data rows at `D = 4096` to 32768, groups in order) writes its
@@ -568,43 +587,89 @@ fn the_column_pass_matches_the_reference_at_every_alignment() {
         ("hamming:22", 8192),
         ("secded:22", 16384),
     ] {
-        let code: Spec = spec.parse().unwrap();
-        let l = layout(&code, depth);
-        let (gd, gb) = (l.group_data, l.group_bytes);
-        let codec = Codec::new(l.clone(), true);
-        assert!(l.chunk_groups >= 4, "{spec} D={depth}: groups in thirds");
+        let codec = Codec::new(layout(&spec.parse().unwrap(), depth), true);
         if !codec.has_columns() {
             eprintln!("{spec} D={depth}: no column pass on this CPU, nothing to check");
             continue;
         }
-        let reference = code::build(&code);
-        let len = l.chunk_size;
-        let data = bytes(depth as u64, len);
-        let groups = l.groups_for(len);
-        let whole = groups - 1;
-        for off in [0, 1, 8, 16, 31, 48, 63] {
-            let what = format!("{spec} D={depth} at {off} past a multiple of 64");
-            let mut buf = vec![0u8; groups * gb + 128];
-            let start = buf.as_ptr().align_offset(64) + off;
-            let enc = &mut buf[start..start + groups * gb];
-            assert_eq!(
-                codec.encode_chunk(&data, 3, enc),
-                crc32c::crc32c(&data),
-                "{what}"
-            );
-            for j in 0..whole {
-                let want = naive::encode_group(reference.as_ref(), depth, &data[j * gd..][..gd]);
-                assert!(enc[j * gb..][..gb] == want[..], "{what}: group {j}");
-            }
-            // The last group: the payload's rest, zeros and the tail.
-            let tail = tail_bytes_v2(3, len, &Blocks::of(len, gd).crcs(&data));
-            let mut area = data[whole * gd..].to_vec();
-            area.resize((groups - whole) * gd - tail.len(), 0);
-            area.extend_from_slice(&tail);
-            let want = naive::encode_group(reference.as_ref(), depth, &area);
-            assert!(enc[whole * gb..] == want[..], "{what}: the last group");
+        groups_in_order_match_the_reference(spec, depth, &[2e-5]);
+    }
+}
+
+/// The line pass (codes of few data rows at `D = 512`, a third of a chunk's groups in one
+/// pass), as the column pass above: at every offset of the input and the output from a
+/// multiple of 64, with a group in three to every group damaged. Encoders take larger codes
+/// than decoders.
+#[test]
+fn the_line_pass_matches_the_reference_at_every_alignment() {
+    // Both ways of deciding lanes: single errors corrected in the pass, every error
+    // detected; and codes only the encoder takes.
+    for (spec, decide) in [
+        ("alien:3x3", Some("singles")),
+        ("secded:16", Some("singles")),
+        ("hamming:22", Some("singles")),
+        ("alien:5x5", Some("singles")),
+        ("alien:8x3", Some("detect")),
+        ("alien:4x5", Some("detect")),
+        ("alien:3x9", None),
+        ("secded:72", None),
+    ] {
+        let l = layout(&spec.parse().unwrap(), 512);
+        if !Codec::new(l.clone(), false).has_lines() {
+            eprintln!("{spec} D=512: no line pass on this CPU, nothing to check");
+            continue;
+        }
+        assert_eq!(Codec::new(l, true).line_decisions(), decide, "{spec}");
+        groups_in_order_match_the_reference(spec, 512, &[1e-4, 2e-3]);
+    }
+}
+
+/// Chunks of `spec` at depth `depth` of several groups, encoded from a buffer at every
+/// offset from a multiple of 64 into one at every offset, equal the per-codeword reference;
+/// at each bit error rate of `bers`, they decode as the reference decoder does, with the
+/// same corrections and the `crc32c` crate's CRC, never wrong and verified.
+fn groups_in_order_match_the_reference(spec: &str, depth: usize, bers: &[f64]) {
+    let code: Spec = spec.parse().unwrap();
+    let l = layout(&code, depth);
+    let (gd, gb) = (l.group_data, l.group_bytes);
+    let codec = Codec::new(l.clone(), true);
+    let encoder = Codec::new(l.clone(), false);
+    assert!(l.chunk_groups >= 4, "{spec} D={depth}: groups in thirds");
+    let reference = code::build(&code);
+    let len = l.chunk_size;
+    let data = bytes(depth as u64, len);
+    let groups = l.groups_for(len);
+    let whole = groups - 1;
+    for off in [0, 1, 8, 16, 31, 48, 63] {
+        let what = format!("{spec} D={depth} at {off} past a multiple of 64");
+        let mut ibuf = vec![0u8; len + 128];
+        let istart = ibuf.as_ptr().align_offset(64) + (off * 5) % 64;
+        ibuf[istart..istart + len].copy_from_slice(&data);
+        let mut buf = vec![0u8; groups * gb + 128];
+        let start = buf.as_ptr().align_offset(64) + off;
+        let enc = &mut buf[start..start + groups * gb];
+        // The encoder's codec, then the decoder's (which may code otherwise), over it.
+        let crc = encoder.encode_chunk(&ibuf[istart..istart + len], 3, enc);
+        assert_eq!(crc, crc32c::crc32c(&data), "{what}");
+        let first = enc.to_vec();
+        let crc = codec.encode_chunk(&ibuf[istart..istart + len], 3, enc);
+        assert_eq!(crc, crc32c::crc32c(&data), "{what}");
+        assert!(enc[..] == first[..], "{what}: the two codecs' bytes differ");
+        for j in 0..whole {
+            let want = naive::encode_group(reference.as_ref(), depth, &data[j * gd..][..gd]);
+            assert!(enc[j * gb..][..gb] == want[..], "{what}: group {j}");
+        }
+        // The last group: the payload's rest, zeros and the tail.
+        let tail = tail_bytes_v2(3, len, &Blocks::of(len, gd).crcs(&data));
+        let mut area = data[whole * gd..].to_vec();
+        area.resize((groups - whole) * gd - tail.len(), 0);
+        area.extend_from_slice(&tail);
+        let want = naive::encode_group(reference.as_ref(), depth, &area);
+        assert!(enc[whole * gb..] == want[..], "{what}: the last group");
+        for &ber in bers {
+            let what = format!("{what}, BER {ber}");
             let mut noisy = enc.to_vec();
-            crate::stream::bench::apply_ber(&mut noisy, 2e-5, off as u64);
+            crate::stream::bench::apply_ber(&mut noisy, ber, off as u64);
             let mut obuf = vec![0u8; groups * gd + 128];
             let ostart = obuf.as_ptr().align_offset(64) + (off * 7) % 64;
             let out = &mut obuf[ostart..ostart + groups * gd];
@@ -619,10 +684,25 @@ fn the_column_pass_matches_the_reference_at_every_alignment() {
                 );
             }
             assert_eq!(check.stats.corrected_bits, corrected, "{what}");
-            assert!(corrected > 0, "{what}: damage reached the decoder");
+            let found = corrected + check.stats.uncorrectable;
+            assert!(found > 0, "{what}: damage reached the decoder");
             assert_eq!(check.crc, crc32c::crc32c(&out[..len]), "{what}");
             assert!(check.ok == (out[..len] == data[..]), "{what}: verdict");
+            // The guard bytes around the output are left as they were.
+            assert!(obuf[..ostart].iter().all(|&b| b == 0), "{what}: before");
+            assert!(
+                obuf[ostart + groups * gd..].iter().all(|&b| b == 0),
+                "{what}: after"
+            );
         }
+        assert!(
+            buf[..start].iter().all(|&b| b == 0),
+            "{what}: before the encoded"
+        );
+        assert!(
+            buf[start + groups * gb..].iter().all(|&b| b == 0),
+            "{what}: after it"
+        );
     }
 }
 

@@ -1,0 +1,503 @@
+//! The line pass: groups of rows of one 64-byte line (`D = 512`) of codes of few data rows,
+//! a third of a chunk's groups coded in one call, in order.
+//!
+//! A group of alien:3x3 at `D = 512` is 5 data lines and 4 parity lines. The lane-block
+//! kernel in runs ([`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run)) spent
+//! some 30 ns a group on it in cache, then the CRC read the run again: encode and clean decode
+//! ran at 0.5-0.6x memcpy. Here each data line is loaded once, and in registers:
+//!
+//! - summed into the parity lines ([`Plan::parity_sets`]), which are streamed after the
+//!   data lines (encoding) or added to the received ones (decoding);
+//! - decoding, corrected where the group's syndrome is not zero, before they are written:
+//!   the codes of the pass are those whose decoder corrects exactly the single errors
+//!   ([`Locator::single_error_keys`]) or detects every error (`t = 0`), so the lanes whose
+//!   syndrome is a data row's single error's are found for all 512 lanes at once (an AND of
+//!   the syndrome lines or their complements for each data row) and flipped in the
+//!   registers, and every other lane with a nonzero syndrome is detected;
+//! - streamed to its place in the output (non-temporal stores) and folded into the third's
+//!   CRC register ([`RowFold`], a single chain of 64-byte steps).
+//!
+//! The output need not start at a multiple of 64: its `h` bytes up to one are stored apart,
+//! and every line after is made of the last `64 - h` bytes of one row and the first `h` of
+//! the next (one byte permute of the two, `vpermt2b`), so that every whole line is streamed
+//! at a multiple of 64.
+
+use super::Codec;
+use super::columns::sum;
+use super::decode::ChunkStats;
+use crate::slice::kernel::{Plan, V};
+use crate::slice::locate::Locator;
+use crate::stream::crc::{Fold, RowFold};
+use crate::stream::nt;
+use std::arch::x86_64::*;
+
+/// The shapes the line pass takes, encoding and decoding: most data rows, most parity rows,
+/// most sums a data row (the parity lines a data line is summed into, on average).
+/// Encoding gained up to 64 data rows and 8.1 sums a row (alien:3x9 0.48 -> 0.87x memcpy,
+/// alien:16x3 0.84 -> 1.11, secded:72 0.76 -> 1.06) and lost from 10.1 (alien:5x9 equal,
+/// alien:3x17, 16.1, 0.65 -> 0.53). Decoding gained up to 17 data rows (alien:8x3 0.58 ->
+/// 0.78, noisy 0.40 -> 0.54; secded:22 0.57 -> 0.75) and lost from 32, to the groups of 2
+/// KiB and more in order (`Codec::decode_in_order`: secded:39 0.89 -> 0.63, alien:16x3
+/// 0.88 -> 0.49, hamming:39 0.85 -> 0.51; docs/benchmarks.md, "The line pass").
+const ENCODE_MAX: (usize, usize, usize) = (64, 32, 9);
+const DECODE_MAX: (usize, usize, usize) = (31, 16, 8);
+
+/// The most parity rows of the decoder (their syndrome lines are kept in registers).
+const MAX_PARITY: usize = DECODE_MAX.1;
+
+/// How far ahead of the line it loads the pass asks for lines from memory, in bytes.
+const AHEAD: usize = 1024;
+
+/// How the decoder decides the lanes of a group whose syndrome is not zero.
+#[derive(Clone, Debug)]
+pub(super) enum Decide {
+    /// In the pass, all lanes at once: a lane whose syndrome is data row `i`'s single error's
+    /// (`keys[i]`, bit `q` for syndrome row `q`) has row `i` flipped, one whose syndrome is a
+    /// parity row's (one bit) has nothing to flip, and every other is detected.
+    Singles(Vec<u64>),
+    /// Every lane with a nonzero syndrome is detected (`t = 0`, or no parity rows).
+    Detect,
+}
+
+/// Evidence that the CPU runs the line pass (AVX-512 F, BW and VBMI, VPCLMULQDQ and
+/// SSE4.2), with the codec's parity rows as sets of data rows and its decisions.
+#[derive(Clone, Debug)]
+pub(super) struct Lines {
+    fold: RowFold,
+    /// Parity row `q` is the sum of the data rows of the bits of `sets[q]`.
+    sets: Vec<u64>,
+    /// How the decoder decides lanes (none for an encoder, whose locator has no table).
+    decide: Option<Decide>,
+}
+
+impl Lines {
+    /// The line pass for groups of the plan's data rows of `row_bytes` bytes, where the CPU
+    /// has what it needs and the group suits it (rows of 64 bytes, at least 4 data rows, at
+    /// most [`ENCODE_MAX`], or [`DECODE_MAX`] and a `locator` that decides lanes as
+    /// [`Decide`] can when `decoding`). (Codes that the decoder corrects otherwise, `t >= 2`,
+    /// have more parity rows than the pass takes.)
+    pub(super) fn detect(
+        row_bytes: usize,
+        plan: &Plan,
+        locator: &Locator,
+        decoding: bool,
+    ) -> Option<Lines> {
+        let fold = Fold::detect()?;
+        let f = crate::cpu::features();
+        let k = plan.data_rows();
+        if !(f.avx512bw && f.avx512vbmi && row_bytes == 64 && k >= 4) {
+            return None;
+        }
+        let sets = plan.parity_sets()?;
+        let r = sets.len();
+        let sums: usize = sets.iter().map(|m| m.count_ones() as usize).sum();
+        let (rows, parity, sums_a_row) = if decoding { DECODE_MAX } else { ENCODE_MAX };
+        if k > rows || r > parity || sums > sums_a_row * k {
+            return None;
+        }
+        let decide = match locator.single_error_keys() {
+            // (A parity row's single error has the key of its own syndrome row.)
+            Some(keys) if (0..r).all(|q| keys[k + q] == 1 << q) => Some(Decide::Singles(
+                keys[..k].iter().map(|&key| key as u64).collect(),
+            )),
+            _ if r == 0 || locator.detects_all() => Some(Decide::Detect),
+            _ if decoding => return None,
+            _ => None,
+        };
+        Some(Lines {
+            // (One register: pieces of any length of at least 128 bytes give the same steps.)
+            fold: RowFold::new(fold, 128),
+            sets: sets.to_vec(),
+            decide,
+        })
+    }
+}
+
+/// A CRC-32C chain over whole lines, carried from one call of the pass to the next.
+struct LineCrc {
+    /// The CRC-32C before the chain's lines.
+    start: u32,
+    /// The register after the lines folded so far.
+    reg: __m512i,
+    /// Whether any line has been folded.
+    any: bool,
+}
+
+impl LineCrc {
+    fn new(start: u32) -> LineCrc {
+        LineCrc {
+            start,
+            // SAFETY: an all-zero `__m512i` is a valid value.
+            reg: unsafe { std::mem::zeroed() },
+            any: false,
+        }
+    }
+
+    /// The CRC-32C after the lines folded.
+    fn finish(&self, lines: &Lines) -> u32 {
+        if !self.any {
+            return self.start;
+        }
+        // SAFETY: `lines` shows that the CPU has the features.
+        unsafe { lines.fold.finish(&[self.reg], &[]) }
+    }
+}
+
+/// The data lines of the group in hand, each at a multiple of 64 (a line stored across two
+/// cache lines is not forwarded to the load of it that follows: alien:3x3 encoded at 0.6x
+/// memcpy so, against 1.0).
+struct LineScratch {
+    lines: Vec<__m512i>,
+}
+
+impl LineScratch {
+    /// The lines as blocks of words.
+    fn blocks(&self) -> &[V<8>] {
+        // SAFETY: a `V<8>` is 64 bytes of any value, aligned to 8.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast(), self.lines.len()) }
+    }
+}
+
+impl Lines {
+    /// How the decoder decides lanes, when the codec decodes.
+    pub(super) fn decide(&self) -> Option<&Decide> {
+        self.decide.as_ref()
+    }
+}
+
+impl Codec {
+    /// Encodes the first `3 * third` groups of a chunk's payload `data` into `out`, each
+    /// third in one pass, and returns the three CRC chains. The stores are fenced.
+    pub(super) fn encode_line_thirds(
+        &self,
+        lines: &Lines,
+        data: &[u8],
+        third: usize,
+        out: &mut [u8],
+    ) -> [u32; 3] {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        let mut s = self.line_scratch();
+        let c = std::array::from_fn(|q| {
+            let (a, b) = (q * third, (q + 1) * third);
+            let (g, o) = (&data[a * gd..b * gd], &mut out[a * gb..b * gb]);
+            let mut chain = LineCrc::new(0);
+            // SAFETY: `lines` shows that the CPU has the features; `g` and `o` are whole
+            // groups, `s` has a line for every data row.
+            unsafe { encode_pass(lines, l.k, g, o, &mut chain, &mut s) };
+            chain.finish(lines)
+        });
+        nt::fence();
+        c
+    }
+
+    /// Decodes the first `3 * third` groups of a chunk `enc` into `out`, each third in one
+    /// pass, correcting them, and returns the three CRC chains. The stores are fenced.
+    pub(super) fn decode_line_thirds(
+        &self,
+        lines: &Lines,
+        decide: &Decide,
+        enc: &[u8],
+        third: usize,
+        out: &mut [u8],
+        stats: &mut ChunkStats,
+    ) -> [u32; 3] {
+        let l = &self.layout;
+        let (gd, gb) = (l.group_data, l.group_bytes);
+        stats.codewords += (3 * third * l.interleave) as u64;
+        let mut s = self.line_scratch();
+        let c = std::array::from_fn(|q| {
+            let (a, b) = (q * third, (q + 1) * third);
+            let (e, o) = (&enc[a * gb..b * gb], &mut out[a * gd..b * gd]);
+            let mut chain = LineCrc::new(0);
+            // SAFETY: `lines` shows that the CPU has the features; `e` and `o` are whole
+            // groups, `s` has a line for every data row.
+            unsafe { decode_pass(lines, decide, l.k, e, o, &mut chain, &mut s, a, stats) };
+            chain.finish(lines)
+        });
+        nt::fence();
+        c
+    }
+
+    /// How the line pass decides lanes, where the codec has it (the tests).
+    #[cfg(test)]
+    pub(super) fn line_decisions(&self) -> Option<&'static str> {
+        self.lines.as_ref()?.decide.as_ref().map(|d| match d {
+            Decide::Singles(_) => "singles",
+            Decide::Detect => "detect",
+        })
+    }
+
+    /// Scratch for the line pass.
+    fn line_scratch(&self) -> LineScratch {
+        LineScratch {
+            // SAFETY: an all-zero `__m512i` is a valid value.
+            lines: vec![unsafe { std::mem::zeroed() }; self.layout.k],
+        }
+    }
+}
+
+/// Where the pass writes rows of 64 bytes one after the other from `dst`: the row before
+/// the one in hand (`prev`) is written, whole lines at multiples of 64, once the next one
+/// is known.
+struct Out {
+    dst: *mut u8,
+    /// `dst`'s bytes to the next multiple of 64.
+    h: usize,
+    /// Picks bytes `h..64` of one row and `0..h` of the next (`vpermt2b`).
+    shift: __m512i,
+    prev: __m512i,
+    /// Rows given so far.
+    rows: usize,
+}
+
+impl Out {
+    /// Rows to be written from `dst`.
+    #[target_feature(enable = "avx512f")]
+    fn new(dst: *mut u8) -> Out {
+        let h = (dst as usize).wrapping_neg() & 63;
+        let idx: [u8; 64] = std::array::from_fn(|j| (j + h) as u8);
+        Out {
+            dst,
+            h,
+            // SAFETY: a load of 64 bytes.
+            shift: unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) },
+            prev: _mm512_setzero_si512(),
+            rows: 0,
+        }
+    }
+
+    /// Gives the next row.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512 F, BW and VBMI; `dst` holds a row for every row given.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn put(&mut self, v: __m512i) {
+        // SAFETY: the row before `v` lies inside `dst` (the caller's contract), and so do
+        // its last `64 - h` bytes and `v`'s first `h` (the line at `dst + h + 64 (rows -
+        // 1)`, a multiple of 64); the first row's first `h` bytes lie at `dst`.
+        unsafe {
+            if self.rows == 0 {
+                let head = !(u64::MAX << self.h);
+                _mm512_mask_storeu_epi8(self.dst.cast(), head, v);
+            } else {
+                let line = _mm512_permutex2var_epi8(self.prev, self.shift, v);
+                let at = self.dst.add(self.h + 64 * (self.rows - 1));
+                _mm512_stream_si512(at.cast(), line);
+            }
+        }
+        self.prev = v;
+        self.rows += 1;
+    }
+
+    /// Writes the last row's last `64 - h` bytes.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Out::put`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn end(&mut self) {
+        if self.rows == 0 {
+            return;
+        }
+        // SAFETY: the last row's bytes `h..64` at `dst + h + 64 (rows - 1)`.
+        unsafe {
+            let line = _mm512_permutex2var_epi8(self.prev, self.shift, self.prev);
+            let at = self.dst.add(self.h + 64 * (self.rows - 1));
+            let tail = u64::MAX >> self.h;
+            _mm512_mask_storeu_epi8(at.cast(), tail, line);
+        }
+    }
+}
+
+/// Loads a group's `k` data lines from `src` (64 bytes apart) into `s`, asking for the line
+/// [`AHEAD`] bytes on with each; with `PUT`, gives each to `out` and folds it into `chain`
+/// as well.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI, VPCLMULQDQ; `src` holds `k` lines; `s` has `k`
+/// lines; as for [`Out::put`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq")]
+#[inline]
+unsafe fn load_lines<const PUT: bool>(
+    lines: &Lines,
+    k: usize,
+    src: *const u8,
+    s: &mut [__m512i],
+    out: &mut Out,
+    chain: &mut LineCrc,
+) {
+    // SAFETY: the caller's contract; a prefetch never faults.
+    unsafe {
+        for (i, b) in s[..k].iter_mut().enumerate() {
+            let at = src.add(64 * i);
+            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+            *b = _mm512_loadu_si512(at.cast());
+            if PUT {
+                put_line(lines, *b, out, chain);
+            }
+        }
+    }
+}
+
+/// Gives a data line `v` to `out` and folds it into `chain`.
+///
+/// # Safety
+///
+/// As for [`load_lines`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq")]
+#[inline]
+unsafe fn put_line(lines: &Lines, v: __m512i, out: &mut Out, chain: &mut LineCrc) {
+    // SAFETY: the caller's contract.
+    unsafe { out.put(v) };
+    chain.reg = if chain.any {
+        lines.fold.step(chain.reg, v)
+    } else {
+        chain.any = true;
+        RowFold::first(chain.start, v)
+    };
+}
+
+/// Encodes the whole groups of `data` into `out`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI, VPCLMULQDQ and SSE4.2; `data` holds whole groups'
+/// payload of `k` lines each and `out` as many groups of `k + lines.sets.len()` lines;
+/// `s` has `k` lines.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq,sse4.2")]
+unsafe fn encode_pass(
+    lines: &Lines,
+    k: usize,
+    data: &[u8],
+    out: &mut [u8],
+    chain: &mut LineCrc,
+    s: &mut LineScratch,
+) {
+    let mut o = Out::new(out.as_mut_ptr());
+    // SAFETY: the caller's contract; the sets have no bit past the `k` data rows.
+    unsafe {
+        for g in data.chunks_exact(64 * k) {
+            load_lines::<true>(lines, k, g.as_ptr(), &mut s.lines, &mut o, chain);
+            for &m in &lines.sets {
+                o.put(sum::<8, 1>(s.blocks(), m)[0]);
+            }
+        }
+        o.end();
+    }
+}
+
+/// Decodes the whole groups of `enc` into `out` (their payload), the first numbered
+/// `first` in its chunk, correcting them: the lanes with a nonzero syndrome decided as
+/// `decide` says, the bits corrected and the lanes detected counted in `stats`.
+///
+/// # Safety
+///
+/// As for [`encode_pass`], `enc` holding whole groups and `out` their payload.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq,sse4.2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn decode_pass(
+    lines: &Lines,
+    decide: &Decide,
+    k: usize,
+    enc: &[u8],
+    out: &mut [u8],
+    chain: &mut LineCrc,
+    s: &mut LineScratch,
+    first: usize,
+    stats: &mut ChunkStats,
+) {
+    let r = lines.sets.len();
+    let mut o = Out::new(out.as_mut_ptr());
+    let mut e = [_mm512_setzero_si512(); MAX_PARITY];
+    // SAFETY: the caller's contract; the sets have no bit past the `k` data rows.
+    unsafe {
+        for (g, genc) in enc.chunks_exact(64 * (k + r)).enumerate() {
+            let p = genc.as_ptr();
+            load_lines::<false>(lines, k, p, &mut s.lines, &mut o, chain);
+            let mut any = _mm512_setzero_si512();
+            for (q, (&m, e)) in lines.sets.iter().zip(&mut e).enumerate() {
+                let at = p.add(64 * (k + q));
+                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+                *e = _mm512_xor_si512(sum::<8, 1>(s.blocks(), m)[0], _mm512_loadu_si512(at.cast()));
+                any = _mm512_or_si512(any, *e);
+            }
+            if _mm512_test_epi64_mask(any, any) != 0 {
+                let detected = match &decide {
+                    Decide::Singles(keys) => singles(keys, &e[..r], any, &mut s.lines, stats),
+                    Decide::Detect => any,
+                };
+                report(detected, first + g, stats);
+            }
+            for &v in &s.lines[..k] {
+                put_line(lines, v, &mut o, chain);
+            }
+        }
+        o.end();
+    }
+}
+
+/// Corrects the data lines `s` of a group whose syndrome lines are `e` (their OR `any`) as a
+/// decoder of exactly the single errors does (`keys`, [`Decide::Singles`]), counts the bits
+/// corrected in `stats`, and returns the lanes detected.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn singles(
+    keys: &[u64],
+    e: &[__m512i],
+    any: __m512i,
+    s: &mut [__m512i],
+    stats: &mut ChunkStats,
+) -> __m512i {
+    let ones = _mm512_set1_epi64(-1);
+    let mut fixed = _mm512_setzero_si512();
+    for (&key, b) in keys.iter().zip(s.iter_mut()) {
+        // The lanes whose syndrome is `key`: each syndrome line where its bit is set, the
+        // complement of the others (`m & (e ^ c)` with `c` all ones where the bit is clear).
+        let mut m = ones;
+        for (q, &e) in e.iter().enumerate() {
+            let c = _mm512_set1_epi64(((key >> q) & 1) as i64 - 1);
+            m = _mm512_ternarylogic_epi64::<0x60>(m, e, c);
+        }
+        *b = _mm512_xor_si512(*b, m);
+        fixed = _mm512_or_si512(fixed, m);
+    }
+    // A parity row's single error: exactly one syndrome line set.
+    let (mut one, mut two) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+    for &e in e {
+        two = _mm512_ternarylogic_epi64::<0xF8>(two, one, e); // two | (one & e)
+        one = _mm512_or_si512(one, e);
+    }
+    fixed = _mm512_ternarylogic_epi64::<0xF4>(fixed, one, two); // fixed | (one & !two)
+    stats.corrected_bits += u64::from(lanes(fixed));
+    _mm512_andnot_si512(fixed, any)
+}
+
+/// The lanes of `v` (set bits).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn lanes(v: __m512i) -> u32 {
+    let mut w = [0u64; 8];
+    // SAFETY: a store of 64 bytes into `w`.
+    unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), v) };
+    w.iter().map(|x| x.count_ones()).sum()
+}
+
+/// Counts the lanes of `unc` of group `group` as detected in `stats`, as bad lanes.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn report(unc: __m512i, group: usize, stats: &mut ChunkStats) {
+    if _mm512_test_epi64_mask(unc, unc) == 0 {
+        return;
+    }
+    let n = lanes(unc);
+    stats.uncorrectable += u64::from(n);
+    let mut mask = vec![0u64; 8];
+    // SAFETY: a store of 64 bytes into `mask`.
+    unsafe { _mm512_storeu_si512(mask.as_mut_ptr().cast(), unc) };
+    stats.bad_lanes.push((group, mask));
+}
