@@ -245,3 +245,46 @@ fn micro_group_kernels() {
         println!("{line}");
     }
 }
+
+/// Decoding 64 MiB of chunks in memory at BER `TILECODE_MICRO_BER` (default 1e-4), for
+/// `perf`: `TILECODE_MICRO_SPECS` (one code) at `TILECODE_MICRO_DEPTH`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn memory_decode() {
+    let spec = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| "alien:3x3".into());
+    let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(512, |d| d.parse().unwrap());
+    let ber = std::env::var("TILECODE_MICRO_BER").map_or(1e-4, |d| d.parse().unwrap());
+    let l = Layout::new(&spec.parse().unwrap(), depth, 0).unwrap();
+    let codec = Codec::new(l.clone(), true);
+    let chunks = (64 << 20) / l.chunk_size;
+    let data = crate::stream::bench::random_payload(chunks * l.chunk_size, 1);
+    let mut enc = vec![0u8; chunks * l.chunk_bytes];
+    for (c, o) in data
+        .chunks_exact(l.chunk_size)
+        .zip(enc.chunks_exact_mut(l.chunk_bytes))
+    {
+        codec.encode_chunk(c, 0, o);
+    }
+    crate::stream::bench::apply_ber(&mut enc, ber, 3);
+    let mut dec = vec![0u8; chunks * l.chunk_groups * l.group_data];
+    let mut copy = vec![0u8; data.len()];
+    let mut ratios = Vec::new();
+    for _ in 0..15 {
+        let t = std::time::Instant::now();
+        copy.copy_from_slice(std::hint::black_box(&data));
+        let m = t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        for (c, o) in enc
+            .chunks_exact(l.chunk_bytes)
+            .zip(dec.chunks_exact_mut(l.chunk_groups * l.group_data))
+        {
+            std::hint::black_box(codec.decode_chunk(c, 0, l.chunk_size, o).ok);
+        }
+        ratios.push(m / t.elapsed().as_secs_f64());
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "{spec} D={depth} BER {ber}: decode / memcpy {:.3}",
+        ratios[7]
+    );
+}
