@@ -601,6 +601,7 @@ fn the_column_pass_matches_the_reference_at_every_alignment() {
 /// multiple of 64, with a group in three to every group damaged. Encoders take larger codes
 /// than decoders.
 #[test]
+#[cfg(target_arch = "x86_64")]
 fn the_line_pass_matches_the_reference_at_every_alignment() {
     // Both ways of deciding lanes: single errors corrected in the pass, every error
     // detected; and codes only the encoder takes.
