@@ -143,9 +143,9 @@ impl LineCrc {
     }
 }
 
-/// The data lines of the group in hand, each at a multiple of 64 (a line stored across two
-/// cache lines is not forwarded to the load of it that follows: alien:3x3 encoded at 0.6x
-/// memcpy so, against 1.0).
+/// The data lines of the group in hand, each at a multiple of 64, so that each store of one
+/// and the loads of it that follow stay within one cache line (not measured apart from the
+/// rest of the change).
 struct LineScratch {
     lines: Vec<__m512i>,
 }
