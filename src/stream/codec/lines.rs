@@ -52,8 +52,10 @@ const AHEAD: usize = 1024;
 #[derive(Clone, Debug)]
 pub(super) enum Decide {
     /// In the pass, all lanes at once: a lane whose syndrome is data row `i`'s single error's
-    /// (`keys[i]`, bit `q` for syndrome row `q`) has row `i` flipped, one whose syndrome is a
-    /// parity row's (one bit) has nothing to flip, and every other is detected.
+    /// key has row `i` flipped, one whose syndrome is a parity row's (one bit) has nothing to
+    /// flip, and every other is detected. Word `i r + q` is all ones where bit `q` of row
+    /// `i`'s key is clear, else zero (taken once here rather than for every group with an
+    /// error).
     Singles(Vec<u64>),
     /// Every lane with a nonzero syndrome is detected (`t = 0`, or no parity rows).
     Detect,
@@ -98,7 +100,10 @@ impl Lines {
         let decide = match locator.single_error_keys() {
             // (A parity row's single error has the key of its own syndrome row.)
             Some(keys) if (0..r).all(|q| keys[k + q] == 1 << q) => Some(Decide::Singles(
-                keys[..k].iter().map(|&key| key as u64).collect(),
+                keys[..k]
+                    .iter()
+                    .flat_map(|&key| (0..r).map(move |q| ((key >> q) as u64 & 1).wrapping_sub(1)))
+                    .collect(),
             )),
             _ if r == 0 || locator.detects_all() => Some(Decide::Detect),
             _ if decoding => return None,
@@ -428,7 +433,7 @@ unsafe fn decode_pass(
             }
             if _mm512_test_epi64_mask(any, any) != 0 {
                 let detected = match &decide {
-                    Decide::Singles(keys) => singles(keys, &e[..r], any, &mut s.lines, stats),
+                    Decide::Singles(clear) => singles(clear, &e[..r], any, &mut s.lines, stats),
                     Decide::Detect => any,
                 };
                 report(detected, first + g, stats);
@@ -442,12 +447,12 @@ unsafe fn decode_pass(
 }
 
 /// Corrects the data lines `s` of a group whose syndrome lines are `e` (their OR `any`) as a
-/// decoder of exactly the single errors does (`keys`, [`Decide::Singles`]), counts the bits
+/// decoder of exactly the single errors does (`clear`, [`Decide::Singles`]), counts the bits
 /// corrected in `stats`, and returns the lanes detected.
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn singles(
-    keys: &[u64],
+    clear: &[u64],
     e: &[__m512i],
     any: __m512i,
     s: &mut [__m512i],
@@ -455,13 +460,12 @@ fn singles(
 ) -> __m512i {
     let ones = _mm512_set1_epi64(-1);
     let mut fixed = _mm512_setzero_si512();
-    for (&key, b) in keys.iter().zip(s.iter_mut()) {
-        // The lanes whose syndrome is `key`: each syndrome line where its bit is set, the
-        // complement of the others (`m & (e ^ c)` with `c` all ones where the bit is clear).
+    for (clear, b) in clear.chunks_exact(e.len()).zip(s.iter_mut()) {
+        // The lanes whose syndrome is the row's key: each syndrome line where its bit is set,
+        // the complement of the others (`m & (e ^ c)` with `c` all ones where it is clear).
         let mut m = ones;
-        for (q, &e) in e.iter().enumerate() {
-            let c = _mm512_set1_epi64(((key >> q) & 1) as i64 - 1);
-            m = _mm512_ternarylogic_epi64::<0x60>(m, e, c);
+        for (&e, &c) in e.iter().zip(clear) {
+            m = _mm512_ternarylogic_epi64::<0x60>(m, e, _mm512_set1_epi64(c as i64));
         }
         *b = _mm512_xor_si512(*b, m);
         fixed = _mm512_or_si512(fixed, m);
