@@ -353,10 +353,7 @@ impl Pass<'_> {
 ///
 /// The CPU has AVX-512 F; `m` has no bit past `lines.len()`; `L <= B / 8`.
 #[inline(always)]
-pub(super) unsafe fn sum<const B: usize, const L: usize>(
-    lines: &[V<B>],
-    mut m: u64,
-) -> [__m512i; L] {
+unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__m512i; L] {
     // SAFETY: the caller's contract.
     unsafe {
         let mut a = [_mm512_setzero_si512(); L];

@@ -1,5 +1,5 @@
-//! The line pass: groups of rows of one 64-byte line (`D = 512`) of codes of few data rows,
-//! a third of a chunk's groups coded in one call, in order.
+//! The line pass: groups of rows of one to sixteen 64-byte lines (`D = 512` to 8192) of
+//! codes of few data rows, a third of a chunk's groups coded in one call, in order.
 //!
 //! A group of alien:3x3 at `D = 512` is 5 data lines and 4 parity lines. The lane-block
 //! kernel in runs ([`Kernel::encode_run`](crate::slice::kernel::Kernel::encode_run)) spent
@@ -17,15 +17,23 @@
 //! - streamed to its place in the output (non-temporal stores) and folded into the third's
 //!   CRC register ([`RowFold`], a single chain of 64-byte steps).
 //!
+//! Rows of `w` lines are `w` such groups side by side: line `x` of every row is a group of
+//! one-line rows, and its 512 lanes are decided apart. The group is read in the order it
+//! lies in memory (its data rows, then its parity rows), all of it held in L1 until its data
+//! lines are written. At `D = 4096` this read decoded alien:3x3 at 0.73x memcpy against 0.47
+//! for the column pass ([`super::columns`]), which reads a line of every row in turn; a
+//! throwaway program of either kind ran at 0.8-1.1 and 0.55-0.65, and at rows of 4 KiB
+//! (`D = 32768`) at 0.6 and 0.8 (docs/benchmarks.md, "The line pass on rows of several
+//! lines").
+//!
 //! The output need not start at a multiple of 64: its `h` bytes up to one are stored apart,
 //! and every line after is made of the last `64 - h` bytes of one row and the first `h` of
 //! the next (one byte permute of the two, `vpermt2b`), so that every whole line is streamed
 //! at a multiple of 64.
 
 use super::Codec;
-use super::columns::sum;
 use super::decode::ChunkStats;
-use crate::slice::kernel::{Plan, V};
+use crate::slice::kernel::Plan;
 use crate::slice::locate::Locator;
 use crate::stream::crc::{Fold, RowFold};
 use crate::stream::nt;
@@ -41,9 +49,6 @@ use std::arch::x86_64::*;
 /// 0.88 -> 0.49, hamming:39 0.85 -> 0.51; docs/benchmarks.md, "The line pass").
 const ENCODE_MAX: (usize, usize, usize) = (64, 32, 9);
 const DECODE_MAX: (usize, usize, usize) = (31, 16, 8);
-
-/// The most parity rows of the decoder (their syndrome lines are kept in registers).
-const MAX_PARITY: usize = DECODE_MAX.1;
 
 /// How far ahead of the line it loads the pass asks for lines from memory, in bytes.
 const AHEAD: usize = 1024;
@@ -61,11 +66,23 @@ pub(super) enum Decide {
     Detect,
 }
 
+/// The longest rows of the line pass, in lines of 64 bytes (`D = 512 w`): rows of 8 and 16
+/// lines gained (clean decode alien:3x3 0.47 -> 0.73x memcpy at `D = 4096`, 0.38 -> 0.55 at
+/// 8192); 4 KiB rows read a line of every row at a time ran faster in the throwaway program
+/// (above), and rows of 32 lines were not measured.
+const MAX_LINES_A_ROW: usize = 16;
+
+/// The most bytes of a group's data rows the pass holds at a time (in L1, with the syndrome
+/// lines; not measured past this).
+const MAX_GROUP_DATA: usize = 16 << 10;
+
 /// Evidence that the CPU runs the line pass (AVX-512 F, BW and VBMI, VPCLMULQDQ and
 /// SSE4.2), with the codec's parity rows as sets of data rows and its decisions.
 #[derive(Clone, Debug)]
 pub(super) struct Lines {
     fold: RowFold,
+    /// Lines a row.
+    w: usize,
     /// Parity row `q` is the sum of the data rows of the bits of `sets[q]`.
     sets: Vec<u64>,
     /// How the decoder decides lanes (none for an encoder, whose locator has no table).
@@ -87,7 +104,9 @@ impl Lines {
         let fold = Fold::detect()?;
         let f = crate::cpu::features();
         let k = plan.data_rows();
-        if !(f.avx512bw && f.avx512vbmi && row_bytes == 64 && k >= 4) {
+        let w = row_bytes / 64;
+        let rows = row_bytes.is_multiple_of(64) && (1..=MAX_LINES_A_ROW).contains(&w);
+        if !(f.avx512bw && f.avx512vbmi && rows && k >= 4 && k * row_bytes <= MAX_GROUP_DATA) {
             return None;
         }
         let sets = plan.parity_sets()?;
@@ -112,6 +131,7 @@ impl Lines {
         Some(Lines {
             // (One register: pieces of any length of at least 128 bytes give the same steps.)
             fold: RowFold::new(fold, 128),
+            w,
             sets: sets.to_vec(),
             decide,
         })
@@ -148,18 +168,33 @@ impl LineCrc {
     }
 }
 
-/// The data lines of the group in hand, each at a multiple of 64, so that each store of one
-/// and the loads of it that follow stay within one cache line (not measured apart from the
-/// rest of the change).
+/// The data lines of the group in hand (line `x` of data row `i` at `i w + x`, rows of `w`
+/// lines) and, decoding, its syndrome lines (line `x` of syndrome row `q` at `q w + x`),
+/// each at a multiple of 64, so that each store of one and the loads of it that follow stay
+/// within one cache line (not measured apart from the rest of the change).
 struct LineScratch {
     lines: Vec<__m512i>,
+    syn: Vec<__m512i>,
 }
 
 impl LineScratch {
-    /// The lines as blocks of words.
-    fn blocks(&self) -> &[V<8>] {
-        // SAFETY: a `V<8>` is 64 bytes of any value, aligned to 8.
-        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast(), self.lines.len()) }
+    /// The sum of line `x` of the data rows of the set `m` (rows of `w` lines).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512 F; the scratch has a row of `w` lines for every bit of `m`.
+    #[inline(always)]
+    unsafe fn sum(&self, w: usize, x: usize, mut m: u64) -> __m512i {
+        // SAFETY: the caller's contract.
+        unsafe {
+            let mut a = _mm512_setzero_si512();
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                a = _mm512_xor_si512(a, *self.lines.get_unchecked(i * w + x));
+            }
+            a
+        }
     }
 }
 
@@ -188,8 +223,14 @@ impl Codec {
             let (g, o) = (&data[a * gd..b * gd], &mut out[a * gb..b * gb]);
             let mut chain = LineCrc::new(0);
             // SAFETY: `lines` shows that the CPU has the features; `g` and `o` are whole
-            // groups, `s` has a line for every data row.
-            unsafe { encode_pass(lines, l.k, g, o, &mut chain, &mut s) };
+            // groups, `s` has a line for every data row's line.
+            unsafe {
+                if lines.w == 1 {
+                    encode_pass::<true>(lines, l.k, g, o, &mut chain, &mut s)
+                } else {
+                    encode_pass::<false>(lines, l.k, g, o, &mut chain, &mut s)
+                }
+            };
             chain.finish(lines)
         });
         nt::fence();
@@ -216,7 +257,7 @@ impl Codec {
             let (e, o) = (&enc[a * gb..b * gb], &mut out[a * gd..b * gd]);
             let mut chain = LineCrc::new(0);
             // SAFETY: `lines` shows that the CPU has the features; `e` and `o` are whole
-            // groups, `s` has a line for every data row.
+            // groups, `s` has a line for every data row's line and syndrome row's line.
             unsafe { decode_pass(lines, decide, l.k, e, o, &mut chain, &mut s, a, stats) };
             chain.finish(lines)
         });
@@ -235,9 +276,12 @@ impl Codec {
 
     /// Scratch for the line pass.
     fn line_scratch(&self) -> LineScratch {
+        let w = self.layout.row_bytes / 64;
+        // SAFETY: an all-zero `__m512i` is a valid value.
+        let zero: __m512i = unsafe { std::mem::zeroed() };
         LineScratch {
-            // SAFETY: an all-zero `__m512i` is a valid value.
-            lines: vec![unsafe { std::mem::zeroed() }; self.layout.k],
+            lines: vec![zero; self.layout.k * w],
+            syn: vec![zero; self.r * w],
         }
     }
 }
@@ -318,19 +362,19 @@ impl Out {
     }
 }
 
-/// Loads a group's `k` data lines from `src` (64 bytes apart) into `s`, asking for the line
-/// [`AHEAD`] bytes on with each; with `PUT`, gives each to `out` and folds it into `chain`
-/// as well.
+/// Loads a group's `n` data lines (its data rows' lines, one after the other) from `src`
+/// into `s` ([`LineScratch`]), asking for the line [`AHEAD`] bytes on with each; with
+/// `PUT`, gives each to `out` and folds it into `chain` as well.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F, BW and VBMI, VPCLMULQDQ; `src` holds `k` lines; `s` has `k`
-/// lines; as for [`Out::put`].
+/// The CPU has AVX-512 F, BW and VBMI, VPCLMULQDQ; `src` holds `n` lines; `s` has as many;
+/// as for [`Out::put`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq")]
 #[inline]
 unsafe fn load_lines<const PUT: bool>(
     lines: &Lines,
-    k: usize,
+    n: usize,
     src: *const u8,
     s: &mut [__m512i],
     out: &mut Out,
@@ -338,12 +382,18 @@ unsafe fn load_lines<const PUT: bool>(
 ) {
     // SAFETY: the caller's contract; a prefetch never faults.
     unsafe {
-        for (i, b) in s[..k].iter_mut().enumerate() {
-            let at = src.add(64 * i);
+        for j in 0..n {
+            let at = src.add(64 * j);
             _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
-            *b = _mm512_loadu_si512(at.cast());
+            let v = _mm512_loadu_si512(at.cast());
             if PUT {
-                put_line(lines, *b, out, chain);
+                *s.get_unchecked_mut(j) = v;
+                put_line(lines, v, out, chain);
+            } else {
+                // (A volatile store: else, with nothing else done with the lines, the loop
+                // became a call to `memcpy` for each group, and decoding ran at 0.6-0.75x
+                // the speed.)
+                std::ptr::write_volatile(s.get_unchecked_mut(j), v);
             }
         }
     }
@@ -372,10 +422,10 @@ unsafe fn put_line(lines: &Lines, v: __m512i, out: &mut Out, chain: &mut LineCrc
 /// # Safety
 ///
 /// The CPU has AVX-512 F, BW and VBMI, VPCLMULQDQ and SSE4.2; `data` holds whole groups'
-/// payload of `k` lines each and `out` as many groups of `k + lines.sets.len()` lines;
-/// `s` has `k` lines.
+/// payload of `k` rows of `lines.w` lines each and `out` as many groups of
+/// `k + lines.sets.len()` rows; `s` has a line for each data row's line.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq,sse4.2")]
-unsafe fn encode_pass(
+unsafe fn encode_pass<const ONE: bool>(
     lines: &Lines,
     k: usize,
     data: &[u8],
@@ -383,13 +433,17 @@ unsafe fn encode_pass(
     chain: &mut LineCrc,
     s: &mut LineScratch,
 ) {
+    // (Rows of one line known as such: else encoding at `D = 512` ran 0.9x as fast.)
+    let w = if ONE { 1 } else { lines.w };
     let mut o = Out::new(out.as_mut_ptr());
     // SAFETY: the caller's contract; the sets have no bit past the `k` data rows.
     unsafe {
-        for g in data.chunks_exact(64 * k) {
-            load_lines::<true>(lines, k, g.as_ptr(), &mut s.lines, &mut o, chain);
+        for g in data.chunks_exact(64 * k * w) {
+            load_lines::<true>(lines, k * w, g.as_ptr(), &mut s.lines, &mut o, chain);
             for &m in &lines.sets {
-                o.put(sum::<8, 1>(s.blocks(), m)[0]);
+                for x in 0..w {
+                    o.put(s.sum(w, x, m));
+                }
             }
         }
         o.end();
@@ -416,33 +470,73 @@ unsafe fn decode_pass(
     first: usize,
     stats: &mut ChunkStats,
 ) {
-    let r = lines.sets.len();
+    let (r, w) = (lines.sets.len(), lines.w);
     let mut o = Out::new(out.as_mut_ptr());
-    let mut e = [_mm512_setzero_si512(); MAX_PARITY];
-    // SAFETY: the caller's contract; the sets have no bit past the `k` data rows.
+    // SAFETY: the caller's contract; the sets have no bit past the `k` data rows; the
+    // scratch has `k w` data lines and `r w` syndrome lines.
     unsafe {
-        for (g, genc) in enc.chunks_exact(64 * (k + r)).enumerate() {
+        for (g, genc) in enc.chunks_exact(64 * (k + r) * w).enumerate() {
             let p = genc.as_ptr();
-            load_lines::<false>(lines, k, p, &mut s.lines, &mut o, chain);
+            load_lines::<false>(lines, k * w, p, &mut s.lines, &mut o, chain);
             let mut any = _mm512_setzero_si512();
-            for (q, (&m, e)) in lines.sets.iter().zip(&mut e).enumerate() {
-                let at = p.add(64 * (k + q));
-                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
-                *e = _mm512_xor_si512(sum::<8, 1>(s.blocks(), m)[0], _mm512_loadu_si512(at.cast()));
-                any = _mm512_or_si512(any, *e);
+            for (q, &m) in lines.sets.iter().enumerate() {
+                for x in 0..w {
+                    let at = p.add(64 * ((k + q) * w + x));
+                    _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+                    let e = s.sum(w, x, m);
+                    let e = _mm512_xor_si512(e, _mm512_loadu_si512(at.cast()));
+                    *s.syn.get_unchecked_mut(q * w + x) = e;
+                    any = _mm512_or_si512(any, e);
+                }
             }
             if _mm512_test_epi64_mask(any, any) != 0 {
-                let detected = match &decide {
-                    Decide::Singles(clear) => singles(clear, &e[..r], any, &mut s.lines, stats),
-                    Decide::Detect => any,
-                };
-                report(detected, first + g, stats);
+                // (Out of line: in it, the correction's code made the clean pass 0.8x as
+                // fast, alien:3x3 at `D = 4096` 0.56-0.58 -> 0.69-0.71x memcpy.)
+                correct(decide, r, w, s, first + g, stats);
             }
-            for &v in &s.lines[..k] {
+            for &v in &s.lines[..k * w] {
                 put_line(lines, v, &mut o, chain);
             }
         }
         o.end();
+    }
+}
+
+/// Corrects the data lines of a group in `s` (`r` syndrome rows, rows of `w` lines) line
+/// by line where its syndrome is not zero, as `decide` says; counts the bits corrected and
+/// the lanes detected in `stats`, and reports the latter as bad lanes of group `group`.
+#[target_feature(enable = "avx512f")]
+#[cold]
+#[inline(never)]
+fn correct(
+    decide: &Decide,
+    r: usize,
+    w: usize,
+    s: &mut LineScratch,
+    group: usize,
+    stats: &mut ChunkStats,
+) {
+    let mut e = [_mm512_setzero_si512(); DECODE_MAX.1];
+    let e = &mut e[..r];
+    for x in 0..w {
+        for (q, e) in e.iter_mut().enumerate() {
+            *e = s.syn[q * w + x];
+        }
+        let e = &e[..];
+        let any = e
+            .iter()
+            .fold(_mm512_setzero_si512(), |a, &e| _mm512_or_si512(a, e));
+        if _mm512_test_epi64_mask(any, any) == 0 {
+            continue;
+        }
+        let detected = match &decide {
+            Decide::Singles(clear) => {
+                let col = s.lines[x..].iter_mut().step_by(w);
+                singles(clear, e, any, col, stats)
+            }
+            Decide::Detect => any,
+        };
+        report(detected, group, x, w, stats);
     }
 }
 
@@ -451,16 +545,16 @@ unsafe fn decode_pass(
 /// corrected in `stats`, and returns the lanes detected.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn singles(
+fn singles<'a>(
     clear: &[u64],
     e: &[__m512i],
     any: __m512i,
-    s: &mut [__m512i],
+    s: impl Iterator<Item = &'a mut __m512i>,
     stats: &mut ChunkStats,
 ) -> __m512i {
     let ones = _mm512_set1_epi64(-1);
     let mut fixed = _mm512_setzero_si512();
-    for (clear, b) in clear.chunks_exact(e.len()).zip(s.iter_mut()) {
+    for (clear, b) in clear.chunks_exact(e.len()).zip(s) {
         // The lanes whose syndrome is the row's key: each syndrome line where its bit is set,
         // the complement of the others (`m & (e ^ c)` with `c` all ones where it is clear).
         let mut m = ones;
@@ -491,17 +585,27 @@ fn lanes(v: __m512i) -> u32 {
     w.iter().map(|x| x.count_ones()).sum()
 }
 
-/// Counts the lanes of `unc` of group `group` as detected in `stats`, as bad lanes.
+/// Counts the lanes of `unc` (the lanes of line `x` of rows of `w` lines) of group `group`
+/// as detected in `stats`, as bad lanes.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn report(unc: __m512i, group: usize, stats: &mut ChunkStats) {
+fn report(unc: __m512i, group: usize, x: usize, w: usize, stats: &mut ChunkStats) {
     if _mm512_test_epi64_mask(unc, unc) == 0 {
         return;
     }
     let n = lanes(unc);
     stats.uncorrectable += u64::from(n);
-    let mut mask = vec![0u64; 8];
-    // SAFETY: a store of 64 bytes into `mask`.
-    unsafe { _mm512_storeu_si512(mask.as_mut_ptr().cast(), unc) };
-    stats.bad_lanes.push((group, mask));
+    let mut words = [0u64; 8];
+    // SAFETY: a store of 64 bytes into `words`.
+    unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), unc) };
+    let mask = match stats.bad_lanes.last_mut() {
+        Some((gg, mask)) if *gg == group => mask,
+        _ => {
+            stats.bad_lanes.push((group, vec![0u64; 8 * w]));
+            &mut stats.bad_lanes.last_mut().expect("just pushed").1
+        }
+    };
+    for (m, u) in mask[8 * x..][..8].iter_mut().zip(words) {
+        *m |= u;
+    }
 }

@@ -85,6 +85,10 @@ fn fast_paths_match_the_portable_one() {
         ("alien:3x3", 512, false),
         ("secded:22", 512, false),
         ("alien:8x3", 512, false),
+        // The line pass on rows of several lines (and alien:4x5 at 4096 above, detected).
+        ("alien:3x3", 4096, false),
+        ("secded:16", 4096, false),
+        ("hamming:16", 8192, false),
         // Chunks of one group of 64 KiB of single-block rows: the encoder's deep path.
         ("alien:33x33", 512, true),
         ("secded:1024", 512, true),
@@ -181,7 +185,7 @@ fn fast_paths_match_the_portable_one() {
         assert_eq!(matrix_seen, 5, "the generator matrix exercised");
     }
     if crate::cpu::features().avx512vbmi && crate::stream::crc::Fold::detect().is_some() {
-        assert_eq!(lines_seen, 4, "the line pass exercised");
+        assert_eq!(lines_seen, 8, "the line pass exercised");
     }
     let _ = (fused_seen, matrix_seen, lines_seen);
 }
@@ -578,50 +582,65 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
 /// output's lines from wherever the output starts: at every offset of the output from a
 /// multiple of 64, encoded chunks equal the per-codeword reference, and damaged chunks decode
 /// as the reference decoder does, with the same corrections and the `crc32c` crate's CRC.
+/// (Codes and depths that the line pass does not take, or not both ways.)
 #[test]
 fn the_column_pass_matches_the_reference_at_every_alignment() {
     for (spec, depth) in [
-        ("alien:3x3", 4096),
-        ("secded:16", 4096),
         ("alien:3x3", 32768),
+        ("repetition:3", 4096),
         ("hamming:22", 8192),
         ("secded:22", 16384),
     ] {
-        let codec = Codec::new(layout(&spec.parse().unwrap(), depth), true);
+        let l = layout(&spec.parse().unwrap(), depth);
+        let codec = Codec::new(l.clone(), true);
         if !codec.has_columns() {
             eprintln!("{spec} D={depth}: no column pass on this CPU, nothing to check");
             continue;
         }
+        assert!(
+            !codec.has_lines(),
+            "{spec} D={depth}: the line pass decodes"
+        );
         groups_in_order_match_the_reference(spec, depth, &[2e-5]);
     }
 }
 
-/// The line pass (codes of few data rows at `D = 512`, a third of a chunk's groups in one
-/// pass), as the column pass above: at every offset of the input and the output from a
-/// multiple of 64, with a group in three to every group damaged. Encoders take larger codes
-/// than decoders.
+/// The line pass (codes of few data rows at `D = 512` to 8192, a third of a chunk's groups
+/// in one pass), as the column pass above: at every offset of the input and the output from
+/// a multiple of 64, with a group in three to every group damaged. Encoders take larger
+/// codes than decoders.
 #[test]
 #[cfg(target_arch = "x86_64")]
 fn the_line_pass_matches_the_reference_at_every_alignment() {
     // Both ways of deciding lanes: single errors corrected in the pass, every error
-    // detected; and codes only the encoder takes.
-    for (spec, decide) in [
-        ("alien:3x3", Some("singles")),
-        ("secded:16", Some("singles")),
-        ("hamming:22", Some("singles")),
-        ("alien:5x5", Some("singles")),
-        ("alien:8x3", Some("detect")),
-        ("alien:4x5", Some("detect")),
-        ("alien:3x9", None),
-        ("secded:72", None),
+    // detected; codes only the encoder takes; rows of one line, of eight and of sixteen.
+    for (spec, depth, decide) in [
+        ("alien:3x3", 512, Some("singles")),
+        ("secded:16", 512, Some("singles")),
+        ("hamming:22", 512, Some("singles")),
+        ("alien:5x5", 512, Some("singles")),
+        ("alien:8x3", 512, Some("detect")),
+        ("alien:4x5", 512, Some("detect")),
+        ("alien:3x9", 512, None),
+        ("secded:72", 512, None),
+        ("alien:3x3", 4096, Some("singles")),
+        ("secded:22", 4096, Some("singles")),
+        ("alien:8x3", 4096, Some("detect")),
+        ("alien:3x9", 4096, None),
+        ("alien:3x5", 8192, Some("singles")),
+        ("hamming:16", 8192, Some("singles")),
     ] {
-        let l = layout(&spec.parse().unwrap(), 512);
+        let l = layout(&spec.parse().unwrap(), depth);
         if !Codec::new(l.clone(), false).has_lines() {
-            eprintln!("{spec} D=512: no line pass on this CPU, nothing to check");
+            eprintln!("{spec} D={depth}: no line pass on this CPU, nothing to check");
             continue;
         }
-        assert_eq!(Codec::new(l, true).line_decisions(), decide, "{spec}");
-        groups_in_order_match_the_reference(spec, 512, &[1e-4, 2e-3]);
+        assert_eq!(
+            Codec::new(l, true).line_decisions(),
+            decide,
+            "{spec} D={depth}"
+        );
+        groups_in_order_match_the_reference(spec, depth, &[1e-4, 2e-3]);
     }
 }
 
