@@ -10,8 +10,8 @@
 //! - `crcs`: where the CRC-32C chains run and how they are joined;
 //! - `columns`, `deep_columns`: the column pass, a group of rows of 512 bytes and more in
 //!   one pass, 64 bytes of every row at a time (groups in order, chunks of one group);
-//! - `lines`: the line pass, a third of a chunk's groups of 64-byte rows in one pass, single
-//!   errors corrected in it;
+//! - `lines`: the line pass, a third of a chunk's groups of rows of 64 bytes to 1 KiB in one
+//!   pass, single errors corrected in it;
 //! - `verdict`: a decoded chunk checked against its tail, and the ranges it reports.
 
 use super::crc::{Mender, Shift, Sse42};
