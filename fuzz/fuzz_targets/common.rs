@@ -40,7 +40,7 @@ pub const ALL: &[&str] = &[
 ];
 
 /// Options from a few selector bytes: code from `codes`, depth 64..=512 (one `depth` in
-/// sixteen 4096, where the codes of few data rows take the column pass), small chunks so
+/// sixteen 4096, where the codes of few data rows take the line pass), small chunks so
 /// that short inputs span several of them; one `chunk` in four (from `0xC000`) gives chunks
 /// of 12 to 28 KiB instead, which hold three or more groups of 4 KiB (alien:9x9 and secded:72
 /// at `D = 512`; alien:3x3 and 3x5 at `D = 4096`): with [`payload`], the codec's in-order
