@@ -582,7 +582,8 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
 /// output's lines from wherever the output starts: at every offset of the output from a
 /// multiple of 64, encoded chunks equal the per-codeword reference, and damaged chunks decode
 /// as the reference decoder does, with the same corrections and the `crc32c` crate's CRC.
-/// (Codes and depths that the line pass does not take, or not both ways.)
+/// (Codes and depths that the line pass does not take: at `D = 4096`, codes of fewer than
+/// four data rows.)
 #[test]
 fn the_column_pass_matches_the_reference_at_every_alignment() {
     for (spec, depth) in [
