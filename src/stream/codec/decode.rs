@@ -23,6 +23,17 @@ pub struct ChunkStats {
     pub bad_lanes: Vec<(usize, Vec<u64>)>,
 }
 
+impl ChunkStats {
+    /// The lane mask of group `group` (`words` words) in `bad_lanes`, the last one where the
+    /// group is the last reported, else a new one of zeros (groups are reported in order).
+    pub(super) fn lane_mask(&mut self, group: usize, words: usize) -> &mut [u64] {
+        if self.bad_lanes.last().is_none_or(|(g, _)| *g != group) {
+            self.bad_lanes.push((group, vec![0; words]));
+        }
+        &mut self.bad_lanes.last_mut().expect("a mask for the group").1
+    }
+}
+
 /// Where the decoder's corrections go: bit `mask` of byte `at` of a group's data rows is to
 /// be flipped.
 pub(super) trait Flips {
@@ -348,14 +359,8 @@ impl Codec {
                 };
                 if !self.fix_lane(genc, out, lane, key, stats) {
                     stats.uncorrectable += 1;
-                    match stats.bad_lanes.last_mut() {
-                        Some((gg, mask)) if *gg == group => mask[lane / 64] |= 1 << (lane % 64),
-                        _ => {
-                            let mut mask = vec![0u64; self.layout.interleave / 64];
-                            mask[lane / 64] |= 1 << (lane % 64);
-                            stats.bad_lanes.push((group, mask));
-                        }
-                    }
+                    let mask = stats.lane_mask(group, self.layout.interleave / 64);
+                    mask[lane / 64] |= 1 << (lane % 64);
                 }
             }
         }

@@ -598,13 +598,7 @@ fn report(unc: __m512i, group: usize, x: usize, w: usize, stats: &mut ChunkStats
     let mut words = [0u64; 8];
     // SAFETY: a store of 64 bytes into `words`.
     unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), unc) };
-    let mask = match stats.bad_lanes.last_mut() {
-        Some((gg, mask)) if *gg == group => mask,
-        _ => {
-            stats.bad_lanes.push((group, vec![0u64; 8 * w]));
-            &mut stats.bad_lanes.last_mut().expect("just pushed").1
-        }
-    };
+    let mask = stats.lane_mask(group, 8 * w);
     for (m, u) in mask[8 * x..][..8].iter_mut().zip(words) {
         *m |= u;
     }
