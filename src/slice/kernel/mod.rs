@@ -42,7 +42,7 @@ pub use block::{
 };
 use block::{blocks, blocks_mut};
 pub use matrix64::Matrix64;
-pub use plan::Plan;
+pub use plan::{Plan, SetProgram};
 use rows::{Rows, grid, hamming_row};
 
 /// How the single-word fast path loads one grid row of a Hamming code (eight positions,

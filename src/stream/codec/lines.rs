@@ -6,8 +6,10 @@
 //! some 30 ns a group on it in cache, then the CRC read the run again: encode and clean decode
 //! ran at 0.5-0.6x memcpy. Here each data line is loaded once, and in registers:
 //!
-//! - summed into the parity lines ([`Plan::parity_sets`]), which are streamed after the
-//!   data lines (encoding) or added to the received ones (decoding);
+//! - summed into the parity lines ([`Plan::parity_sets`]; or, where it takes fewer loads
+//!   and stores, into the accumulators of the plan's program, [`SetProgram`], which make
+//!   them), which are streamed after the data lines (encoding) or added to the received
+//!   ones (decoding);
 //! - decoding, corrected where the group's syndrome is not zero, before they are written:
 //!   the codes of the pass are those whose decoder corrects exactly the single errors
 //!   ([`Locator::single_error_keys`]) or detects every error (`t = 0`), so the lanes whose
@@ -33,14 +35,19 @@
 
 use super::Codec;
 use super::decode::ChunkStats;
-use crate::slice::kernel::Plan;
+use crate::slice::kernel::{Plan, SetProgram};
 use crate::slice::locate::Locator;
 use crate::stream::crc::{Fold, RowFold};
 use crate::stream::nt;
 use std::arch::x86_64::*;
 
 /// The shapes the line pass takes, encoding and decoding: most data rows, most parity rows,
-/// most sums a data row (the parity lines a data line is summed into, on average).
+/// most sums a data row (the parity lines a data line is summed into, on average; through
+/// the program, its loads and stores a data row, [`sums`]: alien:3x9 4.9, 3x17 4.7, 5x9
+/// 3.8, against 8.1, 16.1 and 10.1 as sets, which took the encoding of alien:3x17 at `D =
+/// 512` from 0.69 to 1.03x memcpy, 5x9 0.79 -> 1.07, 9x5 0.71 -> 1.01, and the decoding of
+/// alien:3x9 0.55 -> 0.65, 5x5 0.67 -> 0.73; docs/benchmarks.md, "The plan's program in the
+/// line pass").
 /// Encoding gained up to 64 data rows and 8.1 sums a row (alien:3x9 0.48 -> 0.87x memcpy,
 /// alien:16x3 0.84 -> 1.11, secded:72 0.76 -> 1.06) and lost from 10.1 (alien:5x9 equal,
 /// alien:3x17, 16.1, 0.65 -> 0.53). Decoding gained up to 17 data rows (alien:8x3 0.58 ->
@@ -85,6 +92,9 @@ pub(super) struct Lines {
     w: usize,
     /// Parity row `q` is the sum of the data rows of the bits of `sets[q]`.
     sets: Vec<u64>,
+    /// The plan over sets of data rows, where it sums the parity lines in fewer loads and
+    /// stores than `sets` (the odd Alien boards past 3x5: [`Lines::detect`]).
+    program: Option<SetProgram>,
     /// How the decoder decides lanes (none for an encoder, whose locator has no table).
     decide: Option<Decide>,
 }
@@ -111,7 +121,7 @@ impl Lines {
         }
         let sets = plan.parity_sets()?;
         let r = sets.len();
-        let sums: usize = sets.iter().map(|m| m.count_ones() as usize).sum();
+        let (sums, program) = sums(sets, plan.set_program()?);
         let (rows, parity, sums_a_row) = if decoding { DECODE_MAX } else { ENCODE_MAX };
         if k > rows || r > parity || sums > sums_a_row * k {
             return None;
@@ -133,8 +143,25 @@ impl Lines {
             fold: RowFold::new(fold, 128),
             w,
             sets: sets.to_vec(),
+            program,
             decide,
         })
+    }
+}
+
+/// The loads and stores that summing a line of every parity row takes: from the parity sets
+/// (a load a data line of each set), or through the program (a load a data line of each
+/// accumulator's set, a store of each accumulator, two loads and a store a step, a load of
+/// each parity row), and the program where it takes fewer. (alien:3x9: 138 against 84;
+/// alien:3x3: 12 against 30.)
+fn sums(sets: &[u64], p: &SetProgram) -> (usize, Option<SetProgram>) {
+    let ones = |m: &[u64]| m.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+    let direct = ones(sets);
+    let programmed = ones(&p.feeds) + p.feeds.len() + 3 * p.program.len() + p.outs.len();
+    if programmed < direct {
+        (programmed, Some(p.clone()))
+    } else {
+        (direct, None)
     }
 }
 
@@ -175,6 +202,9 @@ impl LineCrc {
 struct LineScratch {
     lines: Vec<__m512i>,
     syn: Vec<__m512i>,
+    /// The program's accumulators' lines, where the pass has one (line `x` of accumulator
+    /// `a` at `a w + x`).
+    acc: Vec<__m512i>,
 }
 
 impl LineScratch {
@@ -196,9 +226,42 @@ impl LineScratch {
             a
         }
     }
+
+    /// Runs the program `p` over the group's data lines (rows of `w` lines) into `acc`:
+    /// line `x` of parity row `q` is then `acc[p.outs[q] w + x]`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`LineScratch::sum`], for every set of `p`; `acc` has `w` lines for each of
+    /// `p`'s accumulators.
+    #[inline(always)]
+    unsafe fn run(&mut self, w: usize, p: &SetProgram) {
+        // SAFETY: the caller's contract; the steps name accumulators of `p`.
+        unsafe {
+            for (a, &m) in p.feeds.iter().enumerate() {
+                for x in 0..w {
+                    let v = self.sum(w, x, m);
+                    *self.acc.get_unchecked_mut(a * w + x) = v;
+                }
+            }
+            for &(dst, src, copy) in &p.program {
+                for x in 0..w {
+                    let v = *self.acc.get_unchecked(src * w + x);
+                    let d = self.acc.get_unchecked_mut(dst * w + x);
+                    *d = if copy { v } else { _mm512_xor_si512(*d, v) };
+                }
+            }
+        }
+    }
 }
 
 impl Lines {
+    /// Whether the pass sums the parity lines through the plan's program.
+    #[cfg(test)]
+    pub(super) fn has_program(&self) -> bool {
+        self.program.is_some()
+    }
+
     /// How the decoder decides lanes, when the codec decodes.
     pub(super) fn decide(&self) -> Option<&Decide> {
         self.decide.as_ref()
@@ -279,9 +342,11 @@ impl Codec {
         let w = self.layout.row_bytes / 64;
         // SAFETY: an all-zero `__m512i` is a valid value.
         let zero: __m512i = unsafe { std::mem::zeroed() };
+        let accs = self.lines.as_ref().and_then(|l| l.program.as_ref());
         LineScratch {
             lines: vec![zero; self.layout.k * w],
             syn: vec![zero; self.r * w],
+            acc: vec![zero; accs.map_or(0, |p| p.feeds.len() * w)],
         }
     }
 }
@@ -440,6 +505,15 @@ unsafe fn encode_pass<const ONE: bool>(
     unsafe {
         for g in data.chunks_exact(64 * k * w) {
             load_lines::<true>(lines, k * w, g.as_ptr(), &mut s.lines, &mut o, chain);
+            if let Some(p) = &lines.program {
+                s.run(w, p);
+                for &a in &p.outs {
+                    for x in 0..w {
+                        o.put(*s.acc.get_unchecked(a * w + x));
+                    }
+                }
+                continue;
+            }
             for &m in &lines.sets {
                 for x in 0..w {
                     o.put(s.sum(w, x, m));
@@ -479,11 +553,17 @@ unsafe fn decode_pass(
             let p = genc.as_ptr();
             load_lines::<false>(lines, k * w, p, &mut s.lines, &mut o, chain);
             let mut any = _mm512_setzero_si512();
+            if let Some(prog) = &lines.program {
+                s.run(w, prog);
+            }
             for (q, &m) in lines.sets.iter().enumerate() {
                 for x in 0..w {
                     let at = p.add(64 * ((k + q) * w + x));
                     _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
-                    let e = s.sum(w, x, m);
+                    let e = match &lines.program {
+                        Some(prog) => *s.acc.get_unchecked(prog.outs[q] * w + x),
+                        None => s.sum(w, x, m),
+                    };
                     let e = _mm512_xor_si512(e, _mm512_loadu_si512(at.cast()));
                     *s.syn.get_unchecked_mut(q * w + x) = e;
                     any = _mm512_or_si512(any, e);
