@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The throughput matrix of issue 14 (docs/benchmarks.md, "The matrix"): every code below at
 # D = 64, 512, 4096, 32768 and 65536, one thread, no recovery chunks, ratios to memcpy in the
-# same run (medians of 3), written to docs/bench/matrix.{json,md} and docs/plots/bench_matrix.png.
+# same run (medians of 3), 128 MiB a run as issue 14 measured (at 16 MiB part of memcpy's
+# buffers stays in L3), written to docs/bench/matrix.{json,md} and docs/plots/bench_matrix.png.
 #
-#   scripts/bench_matrix.sh          a sample of the matrix (82 codes, about 2 minutes here)
+#   scripts/bench_matrix.sh          a sample of the matrix (82 codes, about 6 minutes here)
 #   scripts/bench_matrix.sh --full   every alien:MxN (odd x odd and even x odd, 3 <= M, N <= 64),
 #                                    secded:N and hamming:N (16 <= N <= 1024): about 3,900
-#                                    codes, some 100 minutes at the sample's pace
+#                                    codes, some 5 hours at the sample's pace
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -38,7 +39,7 @@ for c in "${codes[@]}"; do
     i=$((i + 1))
     echo "[$i/${#codes[@]}] $c" >&2
     $bin bench "$c" --interleave 64,512,4096,32768,65536 --threads 1 --recovery 0 \
-        --no-cli --size 16 --repetitions 3 --json > "$tmp/$i.json"
+        --no-cli --size 128 --repetitions 3 --json > "$tmp/$i.json"
 done
 python3 - "$tmp" "$out.json" <<'PY'
 import json, sys, glob, os
