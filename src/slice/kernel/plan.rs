@@ -325,7 +325,7 @@ impl Plan {
         }
         assert!(b.plan.feeds.len() <= k, "no more rows than the code has");
         b.plan.feeds.resize(k, [NONE, NONE]);
-        b.plan.set_program = b.plan.sets();
+        b.plan.set_program = b.plan.over_sets();
         b.plan.sets = b.plan.set_program.as_ref().map(SetProgram::parity_sets);
         b.plan.compile();
         b.plan
@@ -355,7 +355,7 @@ impl Plan {
 
     /// [`Plan::set_program`]: the plan as built (before [`Plan::compile`]) over sets of data
     /// rows instead of rows.
-    fn sets(&self) -> Option<SetProgram> {
+    fn over_sets(&self) -> Option<SetProgram> {
         if self.data_rows() > 64 {
             return None;
         }
@@ -365,12 +365,10 @@ impl Plan {
                 feeds[usize::from(a)] ^= 1 << i;
             }
         }
-        let program = self.program.iter();
+        let step = |x: &Xor| (usize::from(x.dst), usize::from(x.src), x.copy);
         Some(SetProgram {
             feeds,
-            program: program
-                .map(|x| (usize::from(x.dst), usize::from(x.src), x.copy))
-                .collect(),
+            program: self.program.iter().map(step).collect(),
             outs: self.outs.iter().map(|&o| usize::from(o)).collect(),
         })
     }
