@@ -570,11 +570,15 @@ impl Kernel {
         }
     }
 
-    /// The clean start of a run of received groups (layout as in [`Kernel::encode_run`]):
-    /// copies each group's data rows to its `gd` bytes of `out` and computes its syndrome,
-    /// until a group has a nonzero one. Returns the number of clean groups before it (all of
-    /// them when the run is clean); the first damaged group's syndrome is left in `syn`, its
-    /// data rows copied.
+    /// A run of received groups (layout as in [`Kernel::encode_run`]): copies each group's
+    /// data rows to its `gd` bytes of `out` and computes its syndrome; a group whose
+    /// syndrome is not zero has it kept in `syn` (`r` rows a group, one after the other:
+    /// `syn` holds as many groups as `dirty`) and its number in `dirty`, and the run goes
+    /// on, until `dirty` is full. Returns the number of groups done and of groups kept.
+    /// (Stopped at each damaged group, a noisy decode paid a new call and a new start of
+    /// the loop for every one, about a third of alien:17x3's groups at `D = 64` and BER
+    /// 1e-4: its decode there rose 0.38 -> 0.50x memcpy going on; docs/benchmarks.md, "Runs
+    /// that go on past damaged groups".)
     #[allow(clippy::too_many_arguments)]
     pub fn clean_run<const B: usize>(
         &self,
@@ -584,9 +588,10 @@ impl Kernel {
         gd: usize,
         gb: usize,
         syn: &mut [V<B>],
+        dirty: &mut [usize],
         scratch: &mut [V<B>],
-    ) -> usize {
-        clean_run_block::<B>(avx2, self, enc, out, gd, gb, syn, scratch)
+    ) -> (usize, usize) {
+        clean_run_block::<B>(avx2, self, enc, out, gd, gb, syn, dirty, scratch)
     }
 
     /// The portable source of [`Kernel::clean_run`], compiled as one with the kernel.
@@ -599,32 +604,44 @@ impl Kernel {
         gd: usize,
         gb: usize,
         syn: &mut [V<B>],
+        dirty: &mut [usize],
         scratch: &mut [V<B>],
-    ) -> usize {
+    ) -> (usize, usize) {
+        let r = (gb - gd) / (8 * B);
+        assert!(
+            !dirty.is_empty() && syn.len() >= r * dirty.len(),
+            "room for the syndromes"
+        );
+        let mut kept = 0;
         let groups = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
         for (i, (e, o)) in groups.enumerate() {
             prefetch::read(e.as_ptr(), gb);
             prefetch::write(o.as_ptr(), gd);
             let (ed, ep) = e.split_at(gd);
-            self.parity_body::<B, true>(ed, o, syn, scratch);
+            let slot = &mut syn[kept * r..(kept + 1) * r];
+            self.parity_body::<B, true>(ed, o, slot, scratch);
             // One word a row, few check rows: compared word by word with an early exit,
             // which is not vectorised (vector loads of the words the kernel has just stored
             // one by one wait for them; alien:3x3 clean decode at `D = 64` 0.14 -> 0.17x
             // memcpy). With 64 check rows (alien:3x63) that was slower: 0.41 -> 0.28.
             if B == 1
-                && syn.len() <= SCALAR_COMPARE
-                && syn
+                && r <= SCALAR_COMPARE
+                && slot
                     .iter()
                     .zip(ep.as_chunks::<8>().0)
                     .all(|(s, p)| s.0[0] == u64::from_le_bytes(*p))
             {
                 continue;
             }
-            if !add_received(syn, ep, 8 * B, 0).is_zero() {
-                return i;
+            if !add_received(slot, ep, 8 * B, 0).is_zero() {
+                dirty[kept] = i;
+                kept += 1;
+                if kept == dirty.len() {
+                    return (i + 1, kept);
+                }
             }
         }
-        enc.len() / gb
+        (enc.len() / gb, kept)
     }
 
     /// The portable source of [`Kernel::parity_copy`], inlined into its two builds.
@@ -789,8 +806,9 @@ cpu::avx2_twins! {
         gd: usize,
         gb: usize,
         syn: &mut [V<B>],
+        dirty: &mut [usize],
         scratch: &mut [V<B>],
-    ) -> usize = Kernel::clean_run_body;
+    ) -> (usize, usize) = Kernel::clean_run_body;
 
 }
 

@@ -2,7 +2,7 @@
 //! the locator, and the deep path that streams a one-group chunk out and corrects it after.
 
 use super::crcs::Sums;
-use super::{Codec, Scratch, thirds};
+use super::{Codec, DIRTY, Scratch, thirds};
 use crate::slice::kernel::{self, Fused64, V};
 use crate::slice::locate::{Key, gather_key};
 use crate::slice::prefetch;
@@ -253,40 +253,53 @@ impl Codec {
             return;
         }
         let mut at = 0;
+        let Some(fast) = fast else {
+            // Compiled for AVX2 at every width: with one word per row the portable build
+            // was once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26 ->
+            // 0.32x memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide grids at
+            // `D = 64`"). The groups with errors are kept, up to `DIRTY` at a time (as many
+            // syndromes as fit in 4 KiB), and mended after the run.
+            let r = self.r;
+            let keep = (4096 / (r.max(1) * 8 * B)).clamp(1, DIRTY);
+            let mut syn = std::mem::take(&mut s.dirty);
+            syn.resize(keep * r, V::zero());
+            let mut dirty = [0usize; DIRTY];
+            let dirty = &mut dirty[..keep];
+            while at < groups {
+                let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
+                let scratch = &mut s.kernel;
+                let (done, kept) = self
+                    .kernel
+                    .clean_run::<B>(self.avx2, e, o, gd, gb, &mut syn, dirty, scratch);
+                stats.codewords += (done * l.interleave) as u64;
+                for (j, &g) in dirty[..kept].iter().enumerate() {
+                    let g = at + g;
+                    let syn = &syn[j * r..(j + 1) * r];
+                    let nz = syn.iter().fold(V::<B>::zero(), |a, &x| a | x);
+                    let genc = &enc[g * gb..(g + 1) * gb];
+                    let o = &mut out[g * gd..(g + 1) * gd];
+                    self.fix_block(genc, o, 0, syn, nz, first + g, stats);
+                }
+                at += done;
+            }
+            s.dirty = syn;
+            return;
+        };
         while at < groups {
             let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
-            let clean = match fast {
-                Some(fast) => {
-                    let words = &mut s.words;
-                    let clean = self.kernel.clean_run64(fast, e, o, gd, gb, words);
-                    clean.expect("a fast path")
-                }
-                // Compiled for AVX2 at every width: with one word per row the portable build
-                // was once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26
-                // -> 0.32x memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide
-                // grids at `D = 64`").
-                None => {
-                    let (syn, scratch) = (&mut s.par, &mut s.kernel);
-                    self.kernel
-                        .clean_run::<B>(self.avx2, e, o, gd, gb, syn, scratch)
-                }
-            };
+            let words = &mut s.words;
+            let clean = self.kernel.clean_run64(fast, e, o, gd, gb, words);
+            let clean = clean.expect("a fast path");
             stats.codewords += (clean * l.interleave) as u64;
             at += clean;
             if at == groups {
                 break;
             }
-            // Group `at`: its data rows are copied and its syndrome is in `s.words` (the fast
-            // path) or `s.par`.
+            // Group `at`: its data rows are copied and its syndrome is in `s.words`.
             stats.codewords += l.interleave as u64;
             let genc = &enc[at * gb..(at + 1) * gb];
             let o = &mut out[at * gd..(at + 1) * gd];
-            if fast.is_some() {
-                self.fix_words(genc, o, first + at, s, stats);
-            } else {
-                let nz = s.par.iter().fold(V::<B>::zero(), |a, &x| a | x);
-                self.fix_block(genc, o, 0, &s.par, nz, first + at, stats);
-            }
+            self.fix_words(genc, o, first + at, s, stats);
             at += 1;
         }
     }

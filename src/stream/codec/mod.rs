@@ -70,6 +70,10 @@ pub struct Codec {
     lines: Option<lines::Lines>,
 }
 
+/// The most groups with errors a run of the clean-run kernel keeps before they are mended
+/// (`Codec::decode_run`).
+const DIRTY: usize = 8;
+
 /// Scratch space of the group kernels.
 struct Scratch<const B: usize> {
     /// Parity (or syndrome) rows of one lane block.
@@ -84,6 +88,9 @@ struct Scratch<const B: usize> {
     any: Vec<u64>,
     /// Parity rows of the single-word fast path.
     words: Vec<u64>,
+    /// The syndromes of the groups with errors a run keeps ([`DIRTY`] at most;
+    /// `Codec::decode_run`).
+    dirty: Vec<V<B>>,
     /// A line (eight words) of each syndrome row a lane's key reads (at most
     /// [`KEY_BITS`] rows), for the whole-row decoder (`Codec::fix_rows`).
     lines: Vec<[u64; 8]>,
@@ -210,6 +217,7 @@ impl Codec {
             rows,
             any,
             words: vec![0; self.r],
+            dirty: Vec::new(),
             lines: vec![[0; 8]; self.r.min(KEY_BITS)],
         }
     }

@@ -497,6 +497,11 @@ fn chunks_of_small_groups_match_the_per_codeword_reference() {
         // Groups of 1-2 KiB of one-word rows, encoded in order (even boards, Hamming).
         ("alien:8x17", 64),
         ("secded:266", 64),
+        // The clean-run kernel's runs, which keep the groups with errors and go on: one-word
+        // rows (no fast path for three columns) and rows of four words.
+        ("alien:9x3", 64),
+        ("alien:63x3", 64),
+        ("alien:9x3", 256),
     ] {
         let code = spec.parse().unwrap();
         let l = layout(&code, depth);
