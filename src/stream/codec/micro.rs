@@ -2,6 +2,7 @@
 //! `cargo test --release --lib micro_kernel -- --ignored --nocapture`.
 
 use super::*;
+use crate::slice::prefetch;
 use crate::stream::crc;
 
 /// Best of 40 runs of `f`, in nanoseconds per group of the `groups` it handles.
@@ -289,5 +290,85 @@ fn memory_decode() {
     println!(
         "{spec} D={depth} BER {ber}: decode / memcpy {:.3}",
         ratios[7]
+    );
+}
+
+/// What the traffic of a decode allows, in memory: each group's data rows copied (through
+/// the cache, streamed, or streamed with the CRC folded on the way, as the decoder in order
+/// copies) and its parity rows read, with no kernel; against memcpy and the decoder itself,
+/// medians of 9. `TILECODE_MICRO_SPECS` (one code) at `TILECODE_MICRO_DEPTH` (default 4096).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn memory_roof() {
+    let spec = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| "alien:3x9".into());
+    let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(4096, |d| d.parse().unwrap());
+    let l = Layout::new(&spec.parse().unwrap(), depth, 0).unwrap();
+    let codec = Codec::new(l.clone(), true);
+    let chunks = (64 << 20) / l.chunk_size;
+    let data = crate::stream::bench::random_payload(chunks * l.chunk_size, 1);
+    let mut enc = vec![0u8; chunks * l.chunk_bytes];
+    for (c, o) in data
+        .chunks_exact(l.chunk_size)
+        .zip(enc.chunks_exact_mut(l.chunk_bytes))
+    {
+        codec.encode_chunk(c, 0, o);
+    }
+    let (gd, gb) = (l.group_data, l.group_bytes);
+    let mut dec = vec![0u8; chunks * l.chunk_groups * gd];
+    let mut copy = vec![0u8; data.len()];
+    let groups = (enc.len() / gb).min(dec.len() / gd);
+    // 0: cached copy, 1: streamed, 2: streamed with the CRC, 3: the decoder.
+    let mut ratios: [Vec<f64>; 4] = Default::default();
+    for _ in 0..9 {
+        let t = std::time::Instant::now();
+        copy.copy_from_slice(std::hint::black_box(&data));
+        let m = t.elapsed().as_secs_f64();
+        for (way, r) in ratios.iter_mut().enumerate() {
+            let t = std::time::Instant::now();
+            if way == 3 {
+                for (c, o) in enc
+                    .chunks_exact(l.chunk_bytes)
+                    .zip(dec.chunks_exact_mut(l.chunk_groups * gd))
+                {
+                    std::hint::black_box(codec.decode_chunk(c, 0, l.chunk_size, o).ok);
+                }
+            } else {
+                let (mut x, mut c) = (0u64, 0u32);
+                for g in 0..groups {
+                    let e = &enc[g * gb..(g + 1) * gb];
+                    let o = &mut dec[g * gd..(g + 1) * gd];
+                    match way {
+                        0 => {
+                            prefetch::read(e.as_ptr(), gb);
+                            o.copy_from_slice(&e[..gd]);
+                        }
+                        1 => {
+                            prefetch::read(e.as_ptr(), gb);
+                            crate::stream::nt::stream(o, &e[..gd]);
+                        }
+                        _ => {
+                            let ahead = enc.get((g + 1) * gb..(g + 2) * gb).unwrap_or(&[]);
+                            c = crc::copy_append(c, o, &e[..gd], ahead);
+                        }
+                    }
+                    x = e[gd..]
+                        .as_chunks::<8>()
+                        .0
+                        .iter()
+                        .fold(x, |x, w| x ^ u64::from_le_bytes(*w));
+                }
+                crate::stream::nt::fence();
+                std::hint::black_box((x, c));
+            }
+            r.push(m / t.elapsed().as_secs_f64());
+        }
+    }
+    let [cached, streamed, crc, decode] = ratios.map(|mut r| {
+        r.sort_by(f64::total_cmp);
+        r[4]
+    });
+    println!(
+        "{spec} D={depth} / memcpy: copy {cached:.3}, streamed {streamed:.3}, \
+         streamed with the CRC {crc:.3}; the decoder {decode:.3}"
     );
 }
