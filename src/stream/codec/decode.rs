@@ -252,39 +252,10 @@ impl Codec {
             }
             return;
         }
-        let mut at = 0;
         let Some(fast) = fast else {
-            // Compiled for AVX2 at every width: with one word per row the portable build
-            // was once the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26 ->
-            // 0.32x memcpy, alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide grids at
-            // `D = 64`"). The groups with errors are kept, up to `DIRTY` at a time (as many
-            // syndromes as fit in 4 KiB), and mended after the run.
-            let r = self.r;
-            let keep = (4096 / (r.max(1) * 8 * B)).clamp(1, DIRTY);
-            let mut syn = std::mem::take(&mut s.dirty);
-            syn.resize(keep * r, V::zero());
-            let mut dirty = [0usize; DIRTY];
-            let dirty = &mut dirty[..keep];
-            while at < groups {
-                let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
-                let scratch = &mut s.kernel;
-                let (done, kept) = self
-                    .kernel
-                    .clean_run::<B>(self.avx2, e, o, gd, gb, &mut syn, dirty, scratch);
-                stats.codewords += (done * l.interleave) as u64;
-                for (j, &g) in dirty[..kept].iter().enumerate() {
-                    let g = at + g;
-                    let syn = &syn[j * r..(j + 1) * r];
-                    let nz = syn.iter().fold(V::<B>::zero(), |a, &x| a | x);
-                    let genc = &enc[g * gb..(g + 1) * gb];
-                    let o = &mut out[g * gd..(g + 1) * gd];
-                    self.fix_block(genc, o, 0, syn, nz, first + g, stats);
-                }
-                at += done;
-            }
-            s.dirty = syn;
-            return;
+            return self.decode_kept(enc, out, first, s, stats);
         };
+        let mut at = 0;
         while at < groups {
             let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
             let words = &mut s.words;
@@ -302,6 +273,49 @@ impl Codec {
             self.fix_words(genc, o, first + at, s, stats);
             at += 1;
         }
+    }
+
+    /// [`Codec::decode_run`] through the clean-run kernel ([`kernel::Kernel::clean_run`],
+    /// compiled for AVX2 at every width: with one word per row the portable build was once
+    /// the faster (alien:5x5 at `D = 64`); no longer (clean decode 0.26 -> 0.32x memcpy,
+    /// alien:17x17 0.46 -> 0.54x; docs/benchmarks.md, "Wide grids at `D = 64`")). The groups
+    /// with errors are kept, up to [`DIRTY`] at a time (as many syndromes as fit in 4 KiB),
+    /// and corrected after each run.
+    fn decode_kept<const B: usize>(
+        &self,
+        enc: &[u8],
+        out: &mut [u8],
+        first: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) {
+        let l = &self.layout;
+        let (gd, gb, r) = (l.group_data, l.group_bytes, self.r);
+        let groups = enc.len() / gb;
+        let keep = (4096 / (r.max(1) * 8 * B)).clamp(1, DIRTY);
+        let mut syn = std::mem::take(&mut s.dirty);
+        syn.resize(keep * r, V::zero());
+        let mut dirty = [0usize; DIRTY];
+        let dirty = &mut dirty[..keep];
+        let mut at = 0;
+        while at < groups {
+            let (e, o) = (&enc[at * gb..], &mut out[at * gd..]);
+            let scratch = &mut s.kernel;
+            let (done, kept) = self
+                .kernel
+                .clean_run::<B>(self.avx2, e, o, gd, gb, &mut syn, dirty, scratch);
+            stats.codewords += (done * l.interleave) as u64;
+            for (j, &g) in dirty[..kept].iter().enumerate() {
+                let g = at + g;
+                let syn = &syn[j * r..(j + 1) * r];
+                let nz = syn.iter().fold(V::<B>::zero(), |a, &x| a | x);
+                let genc = &enc[g * gb..(g + 1) * gb];
+                let o = &mut out[g * gd..(g + 1) * gd];
+                self.fix_block(genc, o, 0, syn, nz, first + g, stats);
+            }
+            at += done;
+        }
+        s.dirty = syn;
     }
 
     /// Corrects the lanes of group `genc` (number `group`) whose syndrome, from the
