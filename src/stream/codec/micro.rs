@@ -250,14 +250,13 @@ fn micro_group_kernels() {
     }
 }
 
-/// Decoding 64 MiB of chunks in memory at BER `TILECODE_MICRO_BER` (default 1e-4), for
-/// `perf`: `TILECODE_MICRO_SPECS` (one code) at `TILECODE_MICRO_DEPTH`.
-#[test]
-#[ignore = "a measurement, not a check"]
-fn memory_decode() {
-    let spec = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| "alien:3x3".into());
-    let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(512, |d| d.parse().unwrap());
-    let ber = std::env::var("TILECODE_MICRO_BER").map_or(1e-4, |d| d.parse().unwrap());
+/// 64 MiB of random payload in whole chunks and its encoding, for the code in
+/// `TILECODE_MICRO_SPECS` (else `spec`) at `TILECODE_MICRO_DEPTH` (else `depth`): the spec,
+/// the depth, the codec (decoding), the payload and the encoded chunks (each encoded as
+/// chunk 0).
+fn encoded_in_memory(spec: &str, depth: usize) -> (String, usize, Codec, Vec<u8>, Vec<u8>) {
+    let spec = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| spec.into());
+    let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(depth, |d| d.parse().unwrap());
     let l = Layout::new(&spec.parse().unwrap(), depth, 0).unwrap();
     let codec = Codec::new(l.clone(), true);
     let chunks = (64 << 20) / l.chunk_size;
@@ -269,6 +268,18 @@ fn memory_decode() {
     {
         codec.encode_chunk(c, 0, o);
     }
+    (spec, depth, codec, data, enc)
+}
+
+/// Decoding 64 MiB of chunks in memory at BER `TILECODE_MICRO_BER` (default 1e-4), for
+/// `perf`: `TILECODE_MICRO_SPECS` (one code) at `TILECODE_MICRO_DEPTH`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn memory_decode() {
+    let ber = std::env::var("TILECODE_MICRO_BER").map_or(1e-4, |d| d.parse().unwrap());
+    let (spec, depth, codec, data, mut enc) = encoded_in_memory("alien:3x3", 512);
+    let l = &codec.layout;
+    let chunks = data.len() / l.chunk_size;
     crate::stream::bench::apply_ber(&mut enc, ber, 3);
     let mut dec = vec![0u8; chunks * l.chunk_groups * l.group_data];
     let mut copy = vec![0u8; data.len()];
@@ -300,19 +311,9 @@ fn memory_decode() {
 #[test]
 #[ignore = "a measurement, not a check"]
 fn memory_roof() {
-    let spec = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| "alien:3x9".into());
-    let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(4096, |d| d.parse().unwrap());
-    let l = Layout::new(&spec.parse().unwrap(), depth, 0).unwrap();
-    let codec = Codec::new(l.clone(), true);
-    let chunks = (64 << 20) / l.chunk_size;
-    let data = crate::stream::bench::random_payload(chunks * l.chunk_size, 1);
-    let mut enc = vec![0u8; chunks * l.chunk_bytes];
-    for (c, o) in data
-        .chunks_exact(l.chunk_size)
-        .zip(enc.chunks_exact_mut(l.chunk_bytes))
-    {
-        codec.encode_chunk(c, 0, o);
-    }
+    let (spec, depth, codec, data, enc) = encoded_in_memory("alien:3x9", 4096);
+    let l = &codec.layout;
+    let chunks = data.len() / l.chunk_size;
     let (gd, gb) = (l.group_data, l.group_bytes);
     let mut dec = vec![0u8; chunks * l.chunk_groups * gd];
     let mut copy = vec![0u8; data.len()];
