@@ -17,7 +17,8 @@
 //!   the syndrome lines or their complements for each data row) and flipped in the
 //!   registers, and every other lane with a nonzero syndrome is detected;
 //! - streamed to its place in the output (non-temporal stores) and folded into the third's
-//!   CRC register ([`RowFold`], a single chain of 64-byte steps).
+//!   CRC register ([`RowFold`], a single chain of 64-byte steps); decoding, as the next
+//!   group's lines are loaded, so that the loads from memory and the streamed stores overlap.
 //!
 //! Rows of `w` lines are `w` such groups side by side: line `x` of every row is a group of
 //! one-line rows, and its 512 lanes are decided apart. The group is read in the order it
@@ -201,6 +202,9 @@ impl LineCrc {
 /// within one cache line (not measured apart from the rest of the change).
 struct LineScratch {
     lines: Vec<__m512i>,
+    /// Decoding, the data lines of the group before, corrected, given to the output while
+    /// the next group's are loaded ([`load_put`]).
+    prev: Vec<__m512i>,
     syn: Vec<__m512i>,
     /// The program's accumulators' lines, where the pass has one (line `x` of accumulator
     /// `a` at `a w + x`).
@@ -345,6 +349,7 @@ impl Codec {
         let accs = self.lines.as_ref().and_then(|l| l.program.as_ref());
         LineScratch {
             lines: vec![zero; self.layout.k * w],
+            prev: vec![zero; self.layout.k * w],
             syn: vec![zero; self.r * w],
             acc: vec![zero; accs.map_or(0, |p| p.feeds.len() * w)],
         }
@@ -464,6 +469,34 @@ unsafe fn load_lines<const PUT: bool>(
     }
 }
 
+/// Loads a group's `n` data lines from `src` into `s.lines` as [`load_lines`] does, and
+/// gives the group before's (`s.prev`) to `out` on the way, folding them into `chain`: the
+/// loads from memory and the streamed stores in one loop.
+///
+/// # Safety
+///
+/// As for [`load_lines`]; `s.prev` has `n` lines.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq")]
+#[inline]
+unsafe fn load_put(
+    lines: &Lines,
+    n: usize,
+    src: *const u8,
+    s: &mut LineScratch,
+    out: &mut Out,
+    chain: &mut LineCrc,
+) {
+    // SAFETY: the caller's contract; a prefetch never faults.
+    unsafe {
+        for j in 0..n {
+            let at = src.add(64 * j);
+            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+            *s.lines.get_unchecked_mut(j) = _mm512_loadu_si512(at.cast());
+            put_line(lines, *s.prev.get_unchecked(j), out, chain);
+        }
+    }
+}
+
 /// Gives a data line `v` to `out` and folds it into `chain`.
 ///
 /// # Safety
@@ -526,7 +559,9 @@ unsafe fn encode_pass<const ONE: bool>(
 
 /// Decodes the whole groups of `enc` into `out` (their payload), the first numbered
 /// `first` in its chunk, correcting them: the lanes with a nonzero syndrome decided as
-/// `decide` says, the bits corrected and the lanes detected counted in `stats`.
+/// `decide` says, the bits corrected and the lanes detected counted in `stats`. A group's
+/// data lines are written while the next group's are loaded ([`load_put`]), the last
+/// group's at the end.
 ///
 /// # Safety
 ///
@@ -551,7 +586,15 @@ unsafe fn decode_pass(
     unsafe {
         for (g, genc) in enc.chunks_exact(64 * (k + r) * w).enumerate() {
             let p = genc.as_ptr();
-            load_lines::<false>(lines, k * w, p, &mut s.lines, &mut o, chain);
+            // The group before's lines, corrected, written as this one's are loaded (each
+            // group's after its syndrome, the loads and the streamed stores apart, decoded
+            // 0.03-0.12x memcpy slower at `D = 512` and 4096: docs/benchmarks.md, "The
+            // decoder's line pass writes a group as it loads the next").
+            if g == 0 {
+                load_lines::<false>(lines, k * w, p, &mut s.lines, &mut o, chain);
+            } else {
+                load_put(lines, k * w, p, s, &mut o, chain);
+            }
             let mut any = _mm512_setzero_si512();
             if let Some(prog) = &lines.program {
                 s.run(w, prog);
@@ -574,7 +617,10 @@ unsafe fn decode_pass(
                 // fast, alien:3x3 at `D = 4096` 0.56-0.58 -> 0.69-0.71x memcpy.)
                 correct(decide, r, w, s, first + g, stats);
             }
-            for &v in &s.lines[..k * w] {
+            std::mem::swap(&mut s.lines, &mut s.prev);
+        }
+        if !enc.is_empty() {
+            for &v in &s.prev[..k * w] {
                 put_line(lines, v, &mut o, chain);
             }
         }
