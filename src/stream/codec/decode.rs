@@ -438,6 +438,8 @@ impl Codec {
         let full = (len / gd).min(groups);
         let third = full / 3;
         let wide = self.layout.row_bytes > 8 * B;
+        // Whether the thirds' payload was streamed past the caches, group by group in order.
+        let mut streamed = third > 0;
         let mut c = if third == 0 {
             [0; 3]
         } else if let Some(c) = self.decode_by_lines(enc, third, out, &mut stats) {
@@ -449,8 +451,10 @@ impl Codec {
         } else if B == 1
             && let Some(fused) = self.fused
         {
+            streamed = false;
             self.decode_fused(fused, enc, third, out, &mut s, &mut stats)
         } else {
+            streamed = false;
             self.decode_batched(enc, third, out, &mut s, &mut stats)
         };
         // A chunk of one large group, as the encoder's ([`Codec::deep`]).
@@ -461,6 +465,7 @@ impl Codec {
         }
         // The CRC chain of the rest, unless the verdict joins it from the pieces' CRCs.
         let pieces = self.by_pieces(len, groups * gd);
+        let mut flips = Vec::new();
         for j in 3 * third..groups {
             let genc = &enc[j * gb..(j + 1) * gb];
             let o = if j < h {
@@ -468,9 +473,14 @@ impl Codec {
             } else {
                 &mut rest[(j - h) * gd..(j - h + 1) * gd]
             };
+            let payload = len.saturating_sub(j * gd).min(gd);
+            if streamed && !pieces {
+                let ends = (c[2], &mut flips);
+                c[2] = self.decode_after_thirds(genc, o, payload, ends, j, &mut s, &mut stats);
+                continue;
+            }
             self.decode_group(genc, o, j, &mut s, &mut stats);
             if !pieces {
-                let payload = len.saturating_sub(j * gd).min(gd);
                 c[2] = crc::append(c[2], &o[..payload]);
             }
         }
@@ -577,6 +587,48 @@ impl Codec {
             flips.sort_unstable_by_key(|f| f.0);
             nt::restream_flips(o, edata, &flips);
             c[q] = self.mended(c[q], before, o, 0, &flips);
+        }
+        nt::fence();
+        c
+    }
+
+    /// Decodes a group after a chunk's thirds, `genc`, whose first `payload` bytes are
+    /// payload, into `o`, as [`Codec::decode_in_order`] decodes theirs: its payload copied
+    /// with the CRC `crc` of the last third folded on the way (streamed, the group's parity
+    /// rows asked for meanwhile) and the rest of it (zeros and the tail) copied, then its
+    /// syndrome from the rows in cache; the lines with flips streamed again, flipped, and
+    /// the CRC mended for the payload's. Returns the CRC over the payload; the stores are
+    /// fenced. (Through
+    /// [`Codec::decode_group`], the syndrome read the group from memory: the last group of
+    /// the seven of a chunk of alien:5x9 at `D = 4096` took as long as two or three
+    /// others; docs/benchmarks.md, "The group after the thirds decoded as theirs are".)
+    #[allow(clippy::too_many_arguments)]
+    fn decode_after_thirds<const B: usize>(
+        &self,
+        genc: &[u8],
+        o: &mut [u8],
+        payload: usize,
+        (crc, flips): (u32, &mut Vec<(usize, u8)>),
+        group: usize,
+        s: &mut Scratch<B>,
+        stats: &mut ChunkStats,
+    ) -> u32 {
+        let gd = self.layout.group_data;
+        let (edata, epar) = genc.split_at(gd);
+        stats.codewords += self.layout.interleave as u64;
+        let (head, end) = o.split_at_mut(payload);
+        let mut c = crc::copy_append(crc, head, &edata[..payload], epar);
+        end.copy_from_slice(&edata[payload..]);
+        flips.clear();
+        self.group_flips(genc, flips, group, s, stats);
+        if !flips.is_empty() {
+            flips.sort_unstable_by_key(|f| f.0);
+            let k = flips.partition_point(|f| f.0 < payload);
+            nt::restream_flips(head, &edata[..payload], &flips[..k]);
+            c = self.mended(c, crc, head, 0, &flips[..k]);
+            for &(at, mask) in &flips[k..] {
+                o[at] ^= mask;
+            }
         }
         nt::fence();
         c
