@@ -305,7 +305,7 @@ impl Codec {
             // After thirds streamed in order, each group is built in a buffer in cache (as
             // for the column pass), its parity taken from there, and the whole of it streamed
             // out: the output's lines are not read for ownership (encode at `D = 4096`
-            // 1.02-1.10x as fast for alien:17x3, 5x9 and secded:72, whose chunks are seven
+            // 1.03-1.13x as fast for alien:17x3, 5x9 and secded:72, whose chunks are seven
             // and four groups; docs/benchmarks.md, "The group after the thirds coded as
             // theirs are").
             let mut g = std::mem::take(&mut s.rows);
