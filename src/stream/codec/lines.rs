@@ -591,7 +591,7 @@ unsafe fn decode_pass(
             let p = genc.as_ptr();
             // The group before's lines, corrected, written as this one's are loaded (each
             // group's after its syndrome, the loads and the streamed stores apart, decoded
-            // 0.03-0.12x memcpy slower at `D = 512` and 4096: docs/benchmarks.md, "The
+            // 0.01-0.12x memcpy slower at `D = 512` and 4096: docs/benchmarks.md, "The
             // decoder's line pass writes a group as it loads the next").
             if g == 0 {
                 load_lines::<false>(lines, k * w, p, &mut s.lines, &mut o, chain);
