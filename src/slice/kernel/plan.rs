@@ -416,6 +416,7 @@ impl Plan {
             out,
             received,
             acc: aligned(acc, self.accs * w / 8),
+            stage: Stage::Whole,
         };
         plan_block(build, self, call);
     }
@@ -460,7 +461,9 @@ impl Plan {
         self.run(Build::of(avx2), rows, rb, out, (received, any), acc);
     }
 
-    /// The portable source of [`Plan::parity`], inlined into its three builds.
+    /// The portable source of [`Plan::parity`], [`Plan::syndrome`] and the banded calls
+    /// ([`Plan::feed`], [`Plan::parity_of_fed`], [`Plan::syndrome_of_fed`]), inlined into
+    /// its three builds.
     #[inline(always)]
     fn parity_body<const L: usize>(&self, call: Call<'_>) {
         let Call {
@@ -470,63 +473,118 @@ impl Plan {
             out,
             received: (received, any),
             acc,
+            stage,
         } = call;
-        let split = rows[0].len() / rb;
+        let mut at = 0;
+        while at < rb {
+            let len = w.min(rb - at);
+            match stage {
+                Stage::Whole => {
+                    let stride = w / 8;
+                    self.feed_strip::<L>(&self.runs, rows, 0, rb, at, len, acc, stride);
+                    self.out_strip(rb, at, len, acc, stride, out, (received, &mut *any));
+                }
+                Stage::Feed(first) => {
+                    let k = first + (rows[0].len() + rows[1].len()) / rb;
+                    let acc = &mut acc[at / 8..];
+                    for runs in self.runs_within(first..k) {
+                        self.feed_strip::<L>(runs, rows, first, rb, at, len, acc, rb / 8);
+                    }
+                }
+                Stage::Out => {
+                    let acc = &mut acc[at / 8..];
+                    self.out_strip(rb, at, len, acc, rb / 8, out, (received, &mut *any));
+                }
+            }
+            at += len;
+        }
+    }
+
+    /// Adds bytes `at..at + len` of each row of `runs` to the accumulators: the rows are
+    /// `rows[0]` then `rows[1]` (whole rows of `rb` bytes, the first numbered `base`), and
+    /// accumulator `a` holds those bytes' words from word `a * stride` of `acc`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn feed_strip<const L: usize>(
+        &self,
+        runs: &[Run],
+        rows: [&[u8]; 2],
+        base: usize,
+        rb: usize,
+        at: usize,
+        len: usize,
+        acc: &mut [u64],
+        stride: usize,
+    ) {
+        let split = base + rows[0].len() / rb;
         // A run's rows as at most two stretches of consecutive rows, one in each part.
         let stretches = |run: &Run| {
             let (a, b) = (run.first, run.first + run.len);
             let (m, n) = (a.min(split), b.min(split));
             let (c, d) = (a.max(split) - split, b.max(split) - split);
             [
-                (&rows[0][m * rb..n * rb], m..n),
+                (&rows[0][(m - base) * rb..(n - base) * rb], m..n),
                 (&rows[1][c * rb..d * rb], split + c..split + d),
             ]
         };
-        let stride = w / 8;
-        let mut at = 0;
-        while at < rb {
-            let len = w.min(rb - at);
-            let words = len / 8;
-            // Whole lanes, then (in the AVX-512 build) one of 16 words, then four words and
-            // single words at the end of a row.
-            let main = words / L * L;
-            let half = main + (words - main) / LANE * LANE;
-            let fours = half + (words - half) / 4 * 4;
-            for run in &self.runs {
-                let parts = stretches(run);
-                self.run_words::<L>(run, &parts, rb, at, 0..main, stride, acc);
-                self.run_words::<LANE>(run, &parts, rb, at, main..half, stride, acc);
-                self.run_words::<4>(run, &parts, rb, at, half..fours, stride, acc);
-                self.run_words::<1>(run, &parts, rb, at, fours..words, stride, acc);
-            }
-            for &Xor { dst, src, copy } in &self.program {
-                let (d, s) = pair(acc, dst as usize * stride, src as usize * stride, words);
-                if copy {
-                    d.copy_from_slice(s);
-                } else {
-                    for (d, s) in d.iter_mut().zip(s.iter()) {
-                        *d ^= *s;
-                    }
+        let words = len / 8;
+        // Whole lanes, then (in the AVX-512 build) one of 16 words, then four words and
+        // single words at the end of a row.
+        let main = words / L * L;
+        let half = main + (words - main) / LANE * LANE;
+        let fours = half + (words - half) / 4 * 4;
+        for run in runs {
+            let parts = stretches(run);
+            self.run_words::<L>(run, &parts, rb, at, 0..main, stride, acc);
+            self.run_words::<LANE>(run, &parts, rb, at, main..half, stride, acc);
+            self.run_words::<4>(run, &parts, rb, at, half..fours, stride, acc);
+            self.run_words::<1>(run, &parts, rb, at, fours..words, stride, acc);
+        }
+    }
+
+    /// Runs the program over bytes `at..at + len` of the accumulators (as
+    /// [`Plan::feed_strip`] holds them) and writes those bytes of the parity rows `out`, or
+    /// with `received` (the received parity rows) of the syndrome rows, adding them into
+    /// `any` as [`Plan::syndrome`] does.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn out_strip(
+        &self,
+        rb: usize,
+        at: usize,
+        len: usize,
+        acc: &mut [u64],
+        stride: usize,
+        out: &mut [u8],
+        (received, any): (&[u8], &mut [u64]),
+    ) {
+        let words = len / 8;
+        for &Xor { dst, src, copy } in &self.program {
+            let (d, s) = pair(acc, dst as usize * stride, src as usize * stride, words);
+            if copy {
+                d.copy_from_slice(s);
+            } else {
+                for (d, s) in d.iter_mut().zip(s.iter()) {
+                    *d ^= *s;
                 }
             }
-            for (q, &o) in self.outs.iter().enumerate() {
-                let dst = out[q * rb + at..][..len].as_chunks_mut::<8>().0;
-                let src = &acc[o as usize * stride..][..words];
-                if received.is_empty() {
-                    for (d, s) in dst.iter_mut().zip(src) {
-                        *d = s.to_ne_bytes();
-                    }
-                } else {
-                    let e = received[q * rb + at..][..len].as_chunks::<8>().0;
-                    let any = &mut any[at / 8..][..words];
-                    for (((d, s), e), a) in dst.iter_mut().zip(src).zip(e).zip(any) {
-                        let v = s ^ u64::from_ne_bytes(*e);
-                        *d = v.to_ne_bytes();
-                        *a |= v;
-                    }
+        }
+        for (q, &o) in self.outs.iter().enumerate() {
+            let dst = out[q * rb + at..][..len].as_chunks_mut::<8>().0;
+            let src = &acc[o as usize * stride..][..words];
+            if received.is_empty() {
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d = s.to_ne_bytes();
+                }
+            } else {
+                let e = received[q * rb + at..][..len].as_chunks::<8>().0;
+                let any = &mut any[at / 8..][..words];
+                for (((d, s), e), a) in dst.iter_mut().zip(src).zip(e).zip(any) {
+                    let v = s ^ u64::from_ne_bytes(*e);
+                    *d = v.to_ne_bytes();
+                    *a |= v;
                 }
             }
-            at += len;
         }
     }
 
@@ -660,7 +718,8 @@ fn pair(acc: &mut [u64], a: usize, b: usize, len: usize) -> (&mut [u64], &mut [u
 
 /// One call of the executor ([`Plan::parity_body`]): data rows of `rb` bytes (two parts),
 /// the strip width `w`, the parity (or syndrome) rows `out`, the received parity rows and
-/// the OR of the syndrome's words (empty for the parity), and the accumulator strips.
+/// the OR of the syndrome's words (empty for the parity), the accumulator strips (or whole
+/// rows, banded), and what the call does.
 struct Call<'a> {
     rows: [&'a [u8]; 2],
     rb: usize,
@@ -668,9 +727,22 @@ struct Call<'a> {
     out: &'a mut [u8],
     received: (&'a [u8], &'a mut [u64]),
     acc: &'a mut [u64],
+    stage: Stage,
 }
 
-/// [`Plan::parity`] and [`Plan::syndrome`] in the build `build`: the portable source
+/// What a call of the executor does.
+#[derive(Clone, Copy)]
+enum Stage {
+    /// Every data row into accumulator strips, then the parity (syndrome) rows, a strip at
+    /// a time.
+    Whole,
+    /// The rows of a band (the first numbered as given) into whole-row accumulators.
+    Feed(usize),
+    /// The parity (syndrome) rows from whole-row accumulators, every band fed.
+    Out,
+}
+
+/// A call of the executor in the build `build`: the portable source
 /// ([`Plan::parity_body`]) compiled as it is, for AVX2 with lanes of 128 bytes, or for
 /// AVX-512 with lanes of 512 bytes.
 fn plan_block(build: Build, plan: &Plan, call: Call<'_>) {
@@ -695,6 +767,7 @@ fn plan_block(build: Build, plan: &Plan, call: Call<'_>) {
     plan.parity_body::<LANE>(call)
 }
 
+mod bands;
 mod compile;
 
 #[cfg(test)]

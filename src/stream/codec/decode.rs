@@ -101,7 +101,7 @@ impl Codec {
         let (edata, epar) = genc.split_at(gd);
         if rb != 8 * B {
             o.copy_from_slice(edata);
-            return self.fix_rows(genc, o, group, s, stats);
+            return self.fix_rows(genc, o, group, s, stats, false);
         }
         // One lane block per row: the kernel copies the data rows as it reads them.
         self.kernel
@@ -117,6 +117,8 @@ impl Codec {
     /// the received parity rows, row by row; then the lanes of each block with a non-zero
     /// syndrome corrected through `out`, as [`Codec::fix_block`] does. Every row is read in
     /// order (a block of every row at the row stride would fall in one L1 set at 4 KiB rows).
+    /// `fed`: the data rows were fed to the plan already, a band at a time (`bands`), and
+    /// are not read here.
     fn fix_rows<const B: usize>(
         &self,
         genc: &[u8],
@@ -124,6 +126,7 @@ impl Codec {
         group: usize,
         s: &mut Scratch<B>,
         stats: &mut ChunkStats,
+        fed: bool,
     ) {
         let (gd, rb) = (self.layout.group_data, self.layout.row_bytes);
         let (edata, epar) = genc.split_at(gd);
@@ -132,15 +135,14 @@ impl Codec {
         let any = &mut s.any;
         any.clear();
         any.resize(rb / 8, 0);
-        self.plan.syndrome(
-            self.avx2,
-            [edata, &[]],
-            epar,
-            rb,
-            &mut s.rows,
-            any,
-            &mut s.acc,
-        );
+        let (rows, acc) = (&mut s.rows, &mut s.acc);
+        if fed {
+            self.plan
+                .syndrome_of_fed(self.avx2, epar, rb, rows, any, acc);
+        } else {
+            self.plan
+                .syndrome(self.avx2, [edata, &[]], epar, rb, rows, any, acc);
+        }
         self.fix_syndrome_rows(genc, out, group, s, stats);
     }
 
@@ -507,7 +509,7 @@ impl Codec {
         stats: &mut ChunkStats,
     ) {
         if self.layout.row_bytes > 8 * B {
-            return self.fix_rows(genc, flips, group, s, stats);
+            return self.fix_rows(genc, flips, group, s, stats, false);
         }
         let (edata, epar) = genc.split_at(self.layout.group_data);
         self.block_parity(edata, s);
@@ -757,15 +759,30 @@ impl Codec {
             _ => &[],
         };
         let (n, rl) = (b.count(), rest.len());
+        // A large group's rows added into the plan's accumulators a band at a time, as the
+        // copy passes them (`bands`).
+        let mut feeder = self.feeder();
+        let rb = l.row_bytes;
+        let rows = |r: std::ops::Range<usize>| [&edata[r.start * rb..r.end * rb], &[][..]];
         let crcs: Vec<u32> = (0..n)
             .map(|i| {
                 let ahead = &rest[i * rl / n..(i + 1) * rl / n];
-                self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)], ahead)
+                let crc = self.copy_crc(&mut o[b.range(i)], &edata[b.range(i)], ahead);
+                if let Some(f) = &mut feeder {
+                    f.upto(self, b.range(i).end / rb, rows, &mut s.acc);
+                }
+                crc
             })
             .collect();
         o[len..].copy_from_slice(&edata[len..]);
         let mut flips: Vec<(usize, u8)> = Vec::new();
-        self.group_flips(genc, &mut flips, 0, s, stats);
+        match &mut feeder {
+            Some(f) => {
+                f.upto(self, usize::MAX, rows, &mut s.acc);
+                self.fix_rows(genc, &mut flips, 0, s, stats, true);
+            }
+            None => self.group_flips(genc, &mut flips, 0, s, stats),
+        }
         self.make_flips(o, edata, &b, &mut flips, crcs)
     }
 

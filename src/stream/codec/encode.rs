@@ -9,6 +9,7 @@ use crate::slice::prefetch;
 use crate::stream::crc;
 use crate::stream::format::{Blocks, TAIL, tail_bytes, tail_bytes_v2};
 use crate::stream::nt;
+use std::ops::Range;
 
 /// How a chunk is encoded ([`Codec::encode_path`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,8 +365,19 @@ impl Codec {
         let tail_len = self.layout.tail(data.len());
         let (odata, opar) = out.split_at_mut(gd);
         let b = Blocks::of(data.len(), gd);
+        let whole = data.len() / rb * rb;
+        // A large group's whole rows of payload added into the plan's accumulators a band at
+        // a time, as the copy passes them (`bands`).
+        let mut feeder = self.feeder();
         let crcs: Vec<u32> = (0..b.count())
-            .map(|i| self.copy_crc(&mut odata[b.range(i)], &data[b.range(i)], &[]))
+            .map(|i| {
+                let crc = self.copy_crc(&mut odata[b.range(i)], &data[b.range(i)], &[]);
+                if let Some(f) = &mut feeder {
+                    let rows = |r: Range<usize>| [&data[r.start * rb..r.end * rb], &[][..]];
+                    f.upto(self, b.range(i).end.min(whole) / rb, rows, &mut s.acc);
+                }
+                crc
+            })
             .collect();
         let crc = self.join_blocks(&b, &crcs);
         let tail = if tail_len == TAIL {
@@ -373,12 +385,26 @@ impl Codec {
         } else {
             tail_bytes_v2(index, data.len(), &crcs)
         };
-        let whole = data.len() / rb * rb;
         let end = &mut odata[whole..];
         fill_region(end, whole, data, gd - tail_len, &tail);
         let mut par = std::mem::take(&mut s.rows);
         par.resize(gb - gd, 0);
-        self.parity_of_rows([&data[..whole], end], &mut par, s);
+        match &mut feeder {
+            Some(f) => {
+                // The rest: the payload's whole rows, then the rows from its last partial one.
+                let end = &*end;
+                let rows = |r: Range<usize>| {
+                    let (a, z) = (r.start * rb, r.end * rb);
+                    [
+                        &data[a.min(whole)..z.min(whole)],
+                        &end[a.max(whole) - whole..z.max(whole) - whole],
+                    ]
+                };
+                f.upto(self, usize::MAX, rows, &mut s.acc);
+                self.plan.parity_of_fed(self.avx2, rb, &mut par, &mut s.acc);
+            }
+            None => self.parity_of_rows([&data[..whole], end], &mut par, s),
+        }
         nt::copy(opar, &par);
         s.rows = par;
         crc

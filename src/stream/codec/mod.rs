@@ -68,6 +68,9 @@ pub struct Codec {
     /// third of a chunk's groups of 64-byte rows (`D = 512`) in one pass.
     #[cfg(target_arch = "x86_64")]
     lines: Option<lines::Lines>,
+    /// Chunks of one group of at least `.0` bytes of data rows are fed to the plan in bands
+    /// of `.1` bytes as their copy goes ([`bands`]).
+    bands: (usize, usize),
 }
 
 /// The most groups with errors a run of the clean-run kernel keeps before they are mended
@@ -147,6 +150,7 @@ macro_rules! by_width {
     }};
 }
 
+mod bands;
 #[cfg(target_arch = "x86_64")]
 mod columns;
 mod crcs;
@@ -197,6 +201,7 @@ impl Codec {
             columns: columns::Columns::detect(layout.row_bytes, &plan),
             #[cfg(target_arch = "x86_64")]
             lines: lines::Lines::detect(layout.row_bytes, &plan, &locator, decoding),
+            bands: (bands::BANDED_FROM, bands::BAND),
             shifts,
             width: block_words(layout.row_bytes / 8, decoding, layout.chunk_groups),
             layout,

@@ -207,6 +207,84 @@ fn compiled_plans_mean_what_they_say() {
                     "syndrome, case {case} rb {rb} {build:?}: {spec:?}"
                 );
                 assert_eq!(any, any_want, "any, case {case} rb {rb} {build:?}");
+                for budget in [1, 2 * rb, 5 * rb, usize::MAX] {
+                    let (par, _) = banded(&plan, build, &data, rb, budget, &[]);
+                    assert_eq!(par, want, "banded {budget}, case {case} rb {rb} {build:?}");
+                    let (s, a) = banded(&plan, build, &data, rb, budget, &received);
+                    assert_eq!((s, a), (syn.clone(), any_want.clone()), "banded syndrome");
+                }
+            }
+        }
+    }
+}
+
+/// The parity rows of `data` (rows of `rb` bytes), or with `received` the syndrome rows and
+/// the OR of their words, through the plan fed a band at a time ([`Plan::bands`] of
+/// `budget` bytes), each band's rows in two parts split in their middle.
+fn banded(
+    plan: &Plan,
+    build: Build,
+    data: &[u8],
+    rb: usize,
+    budget: usize,
+    received: &[u8],
+) -> (Vec<u8>, Vec<u64>) {
+    let bands = plan.bands(rb, budget);
+    let k = plan.data_rows();
+    assert_eq!(bands.first().map_or(0, |b| b.start), 0, "from row 0");
+    assert_eq!(bands.last().map_or(0, |b| b.end), k, "to the last row");
+    assert!(
+        bands.windows(2).all(|w| w[0].end == w[1].start),
+        "consecutive"
+    );
+    // (Stale accumulators: the first writes of each are copies.)
+    let mut acc = vec![0x5A5A_5A5A_5A5A_5A5A; plan.accs * rb / 8 + 7];
+    for b in bands {
+        let mid = (b.start + b.end) / 2;
+        let parts = [&data[b.start * rb..mid * rb], &data[mid * rb..b.end * rb]];
+        let stage = Stage::Feed(b.start);
+        plan.run_fed(build, parts, rb, &mut [], (&[], &mut []), &mut acc, stage);
+    }
+    let mut out = vec![0xA5u8; plan.parity_rows() * rb];
+    let mut any = vec![0u64; rb / 8];
+    let received = (received, &mut any[..]);
+    plan.run_fed(
+        build,
+        [&[], &[]],
+        rb,
+        &mut out,
+        received,
+        &mut acc,
+        Stage::Out,
+    );
+    (out, any)
+}
+
+/// Every family's plan fed in bands gives [`Plan::parity`]'s rows and [`Plan::syndrome`]'s.
+#[test]
+fn banded_plans_match_whole_ones() {
+    let mut acc = Vec::new();
+    for (c, spec) in specs().into_iter().enumerate() {
+        let code = code::build(&spec);
+        let plan = Plan::for_kernel(&Kernel::for_code(code.as_ref()), code.k());
+        for rb in [8, 64, 520] {
+            let mut data = vec![0u8; plan.data_rows() * rb];
+            rng_fill(&mut data, c as u64 * 3 + rb as u64);
+            let mut received = vec![0u8; plan.parity_rows() * rb];
+            rng_fill(&mut received, c as u64 * 5 + rb as u64);
+            for build in builds() {
+                let mut want = vec![0u8; received.len()];
+                plan.run(build, [&data, &[]], rb, &mut want, (&[], &mut []), &mut acc);
+                let mut syn = vec![0u8; received.len()];
+                let mut any = vec![0u64; rb / 8];
+                let call = (&received[..], &mut any[..]);
+                plan.run(build, [&data, &[]], rb, &mut syn, call, &mut acc);
+                for budget in [1, 3 * rb, 64 * rb] {
+                    let got = banded(&plan, build, &data, rb, budget, &[]);
+                    assert_eq!(got.0, want, "{spec} rb {rb} budget {budget} {build:?}");
+                    let got = banded(&plan, build, &data, rb, budget, &received);
+                    assert_eq!(got, (syn.clone(), any.clone()), "{spec} rb {rb} {build:?}");
+                }
             }
         }
     }

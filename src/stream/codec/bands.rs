@@ -1,0 +1,76 @@
+//! Chunks of one large group (the deep path past [`BANDED_FROM`] bytes of data rows) fed
+//! to the plan a band at a time, each band right after the copy that streams it out.
+//!
+//! The deep path copies a chunk's payload with the CRC of each check block and then runs
+//! the whole-row kernel over the data rows, which it reads again. Where the data rows are
+//! megabytes (alien:63x63 at `D = 65536`: 31 MiB), that second read comes from memory, as
+//! the first did. Here every band of whole runs ([`Plan::bands`](crate::slice::kernel::Plan::bands),
+//! about [`BAND`] bytes) is added into accumulators of whole rows
+//! ([`Plan::feed`](crate::slice::kernel::Plan::feed)) as soon as the copy has passed it,
+//! while its rows are in L2; the parity or syndrome rows come from the accumulators at the
+//! end. The accumulators take a whole row each (1 MiB for alien:63x63 at `D = 65536`,
+//! beside its chunks of 31 MiB).
+//!
+//! Measured against the deep path as it was (`scripts/bench_ab.py`, one thread, medians of
+//! three rounds in each order; docs/benchmarks.md, "Large groups fed to the plan in bands"):
+//! encode alien:63x63 at `D = 65536` 0.61-0.63 -> 0.87-0.93x memcpy, clean decode 0.64-0.67
+//! -> 0.75-0.80; alien:33x63 0.66-0.68 -> 0.95-1.02 and 0.72-0.73 -> 0.76-0.82; alien:64x63
+//! 0.61-0.62 -> 1.20-1.26 and 0.64-0.68 -> 1.20-1.23; alien:33x33 at `D = 32768` 0.95-0.99 ->
+//! 1.09-1.15 and 0.90 -> 0.99-1.08.
+
+use super::Codec;
+use std::ops::Range;
+
+/// Groups of at least this many bytes of data rows are fed in bands. Smaller ones, read
+/// again from L2 or L3, lost when fed in bands (alien:9x9, secded:72, secded:137 and
+/// alien:33x3 at `D = 32768` and 65536 by 0.07-0.17x memcpy); alien:17x17 at `D = 65536`
+/// (2.3 MiB) neither gained nor lost.
+pub(super) const BANDED_FROM: usize = 2 << 20;
+
+/// Bytes of data rows a band holds, at least (whole runs). Bands of 128 KiB and 512 KiB
+/// ran within the noise of these.
+pub(super) const BAND: usize = 256 << 10;
+
+/// The bands of a group still to feed.
+pub(super) struct Feeder {
+    bands: Vec<Range<usize>>,
+    next: usize,
+}
+
+impl Codec {
+    /// The bands of the codec's group, when it is fed in bands.
+    pub(super) fn feeder(&self) -> Option<Feeder> {
+        let (l, (from, band)) = (&self.layout, self.bands);
+        (l.group_data >= from).then(|| Feeder {
+            bands: self.plan.bands(l.row_bytes, band),
+            next: 0,
+        })
+    }
+
+    /// The codec with chunks of one group of at least `from` bytes of data rows fed in
+    /// bands of `band` bytes (the tests: bands of small groups).
+    #[cfg(test)]
+    pub(super) fn with_bands(mut self, from: usize, band: usize) -> Codec {
+        self.bands = (from, band);
+        self
+    }
+}
+
+impl Feeder {
+    /// Feeds every band not fed yet that ends by data row `rows` (all of them, past the
+    /// last), taking the rows of a range of them from `of` (two parts, as
+    /// [`Plan::feed`](crate::slice::kernel::Plan::feed) takes them).
+    pub(super) fn upto<'a>(
+        &mut self,
+        codec: &Codec,
+        rows: usize,
+        of: impl Fn(Range<usize>) -> [&'a [u8]; 2],
+        acc: &mut Vec<u64>,
+    ) {
+        let rb = codec.layout.row_bytes;
+        while let Some(b) = self.bands.get(self.next).filter(|b| b.end <= rows) {
+            codec.plan.feed(codec.avx2, of(b.clone()), b.start, rb, acc);
+            self.next += 1;
+        }
+    }
+}
