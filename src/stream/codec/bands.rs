@@ -5,7 +5,7 @@
 //! the whole-row kernel over the data rows, which it reads again. Where the data rows are
 //! megabytes (alien:63x63 at `D = 65536`: 31 MiB), that second read comes from memory, as
 //! the first did. Here every band of whole runs ([`Plan::bands`](crate::slice::kernel::Plan::bands),
-//! about [`BAND`] bytes) is added into accumulators of whole rows
+//! at most [`BAND`] bytes) is added into accumulators of whole rows
 //! ([`Plan::feed`](crate::slice::kernel::Plan::feed)) as soon as the copy has passed it,
 //! while its rows are in L2; the parity or syndrome rows come from the accumulators at the
 //! end. The accumulators take a whole row each (1 MiB for alien:63x63 at `D = 65536`,
@@ -27,8 +27,11 @@ use std::ops::Range;
 /// (2.3 MiB) neither gained nor lost.
 pub(super) const BANDED_FROM: usize = 2 << 20;
 
-/// Bytes of data rows a band holds, at least (whole runs). Bands of 128 KiB and 512 KiB
-/// ran within the noise of these.
+/// Bytes of data rows a band holds at most, where its runs allow (whole runs, one at
+/// least). As "at least this many", bands of two grid rows of alien:33x63 at `D = 32768`
+/// (496 KiB, with 248 KiB of column sums beside them in L2) decoded slower than the
+/// whole-row kernel after the copy (clean 0.77 against 0.81-0.85x memcpy); at most, one
+/// grid row, 0.91-0.98. Bands of at least 128 KiB and 512 KiB ran within the noise of 256.
 pub(super) const BAND: usize = 256 << 10;
 
 /// The bands of a group still to feed.

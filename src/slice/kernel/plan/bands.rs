@@ -15,17 +15,20 @@ use std::ops::Range;
 impl Plan {
     /// The bands of a group of rows of `rb` bytes: consecutive ranges of data rows from
     /// row 0 to the last, each of whole runs of the executor (a run's rows share an
-    /// accumulator held in registers) and of at least `budget` bytes where the runs allow
-    /// (the last may be shorter); one band of no rows for a plan of none.
+    /// accumulator held in registers), as many as fit in `budget` bytes (one at least, and
+    /// the rows between runs, which feed nothing, with them); one band of no rows for a
+    /// plan of none.
     pub fn bands(&self, rb: usize, budget: usize) -> Vec<Range<usize>> {
         let mut bands = Vec::new();
         let mut start = 0;
+        let mut end = 0;
         for run in self.runs.iter().filter(|r| r.len > 0) {
-            let end = run.first + run.len;
-            if (end - start) * rb >= budget {
+            let next = run.first + run.len;
+            if end > start && (next - start) * rb > budget {
                 bands.push(start..end);
                 start = end;
             }
+            end = next;
         }
         // (One band at least, for the runs of no rows: a plan of no data rows.)
         if start < self.data_rows() || bands.is_empty() {
