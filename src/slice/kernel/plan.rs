@@ -476,8 +476,8 @@ impl Plan {
             stage,
         } = call;
         // (The strip loop inside each stage: one loop with the stage matched in it made the
-        // whole-row kernel slower, alien:9x9 and secded:72 at `D = 32768` 1.00-1.04 ->
-        // 0.87-0.91x memcpy.)
+        // whole-row kernel slower in an alternated run, alien:9x9 and secded:72 at `D =
+        // 32768` 1.00-1.04 -> 0.87-0.91x memcpy.)
         let strips = (0..rb).step_by(w).map(|at| (at, w.min(rb - at)));
         match stage {
             Stage::Whole => {

@@ -1,4 +1,4 @@
-//! Chunks of one large group (the deep path past [`BANDED_FROM`] bytes of data rows) fed
+//! Chunks of one large group (the deep path from [`BANDED_FROM`] bytes of data rows) fed
 //! to the plan a band at a time, each band right after the copy that streams it out.
 //!
 //! The deep path copies a chunk's payload with the CRC of each check block and then runs
@@ -23,9 +23,10 @@ use std::ops::Range;
 
 /// Groups of at least this many bytes of data rows are fed in bands. Smaller ones, read
 /// again from L2 or L3, lost when fed in bands (alien:9x9, secded:72, secded:137 and
-/// alien:33x3 at `D = 32768` and 65536 by 0.07-0.17x memcpy); alien:17x17 at `D = 65536`
-/// (2.3 MiB) neither gained nor lost.
-pub(super) const BANDED_FROM: usize = 2 << 20;
+/// alien:33x3 at `D = 32768` and 65536 by 0.07-0.17x memcpy), alien:17x17 at `D = 65536`
+/// (2 MiB) too (encode 1.04-1.10 -> 0.98-0.99, noisy 0.68-0.69 -> 0.63-0.64, both orders);
+/// those of 4 MiB gained (alien:33x33 at `D = 32768`, hamming:1024 and secded:1024).
+pub(super) const BANDED_FROM: usize = 3 << 20;
 
 /// Bytes of data rows a band holds at most, where its runs allow (whole runs, one at
 /// least). As "at least this many", bands of two grid rows of alien:33x63 at `D = 32768`
