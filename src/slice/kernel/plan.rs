@@ -393,12 +393,23 @@ impl Plan {
         out: &mut [u8],
         acc: &mut Vec<u64>,
     ) {
-        self.run(Build::of(avx2), rows, rb, out, (&[], &mut []), acc);
+        self.execute(
+            Build::of(avx2),
+            rows,
+            rb,
+            out,
+            (&[], &mut []),
+            acc,
+            Stage::Whole,
+        );
     }
 
-    /// [`Plan::parity`] (`received` empty) or [`Plan::syndrome`] (`received`: the received
-    /// parity rows and `any`) in the build `build`.
-    fn run(
+    /// A call of the executor in the build `build`: [`Plan::parity`] (`received` empty) or
+    /// [`Plan::syndrome`] (`received`: the received parity rows and `any`) over strips of
+    /// the rows ([`Stage::Whole`]), or a banded call over accumulators of whole rows of
+    /// `rb` bytes.
+    #[allow(clippy::too_many_arguments)]
+    fn execute(
         &self,
         build: Build,
         rows: [&[u8]; 2],
@@ -406,17 +417,24 @@ impl Plan {
         out: &mut [u8],
         received: (&[u8], &mut [u64]),
         acc: &mut Vec<u64>,
+        stage: Stage,
     ) {
-        self.check(rows, rb, out);
+        if let Stage::Whole = stage {
+            self.check(rows, rb, out);
+        }
         let w = self.strip(rb, build.lane());
+        let len = match stage {
+            Stage::Whole => w,
+            Stage::Feed(_) | Stage::Out => rb,
+        };
         let call = Call {
             rows,
             rb,
             w,
             out,
             received,
-            acc: aligned(acc, self.accs * w / 8),
-            stage: Stage::Whole,
+            acc: aligned(acc, self.accs * len / 8),
+            stage,
         };
         plan_block(build, self, call);
     }
@@ -458,7 +476,15 @@ impl Plan {
             "a received row for every parity row"
         );
         assert_eq!(any.len(), rb / 8, "a word of `any` for every word of a row");
-        self.run(Build::of(avx2), rows, rb, out, (received, any), acc);
+        self.execute(
+            Build::of(avx2),
+            rows,
+            rb,
+            out,
+            (received, any),
+            acc,
+            Stage::Whole,
+        );
     }
 
     /// The portable source of [`Plan::parity`], [`Plan::syndrome`] and the banded calls

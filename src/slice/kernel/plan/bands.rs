@@ -8,7 +8,7 @@
 //! and the parity or syndrome rows are made from them at the end ([`Plan::parity_of_fed`],
 //! [`Plan::syndrome_of_fed`]).
 
-use super::{Build, Call, Plan, Run, Stage, aligned};
+use super::{Build, Plan, Run, Stage};
 use crate::cpu::Avx2;
 use std::ops::Range;
 
@@ -71,7 +71,7 @@ impl Plan {
         let end = first + (rows[0].len() + rows[1].len()) / rb;
         assert!(end <= self.data_rows(), "rows of the plan");
         let build = Build::of(avx2);
-        self.run_fed(
+        self.execute(
             build,
             rows,
             rb,
@@ -87,7 +87,7 @@ impl Plan {
     pub fn parity_of_fed(&self, avx2: Option<Avx2>, rb: usize, out: &mut [u8], acc: &mut Vec<u64>) {
         assert_eq!(out.len(), rb * self.parity_rows(), "every parity row");
         let build = Build::of(avx2);
-        self.run_fed(build, [&[], &[]], rb, out, (&[], &mut []), acc, Stage::Out);
+        self.execute(build, [&[], &[]], rb, out, (&[], &mut []), acc, Stage::Out);
     }
 
     /// The syndrome rows (`out`) of the data rows fed into `acc` ([`Plan::feed`], every
@@ -111,31 +111,6 @@ impl Plan {
         );
         assert_eq!(any.len(), rb / 8, "a word of `any` for every word of a row");
         let build = Build::of(avx2);
-        self.run_fed(build, [&[], &[]], rb, out, (received, any), acc, Stage::Out);
-    }
-
-    /// A banded call of the executor in the build `build` over accumulators of whole rows
-    /// of `rb` bytes.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn run_fed(
-        &self,
-        build: Build,
-        rows: [&[u8]; 2],
-        rb: usize,
-        out: &mut [u8],
-        received: (&[u8], &mut [u64]),
-        acc: &mut Vec<u64>,
-        stage: Stage,
-    ) {
-        let call = Call {
-            rows,
-            rb,
-            w: self.strip(rb, build.lane()),
-            out,
-            received,
-            acc: aligned(acc, self.accs * rb / 8),
-            stage,
-        };
-        super::plan_block(build, self, call);
+        self.execute(build, [&[], &[]], rb, out, (received, any), acc, Stage::Out);
     }
 }

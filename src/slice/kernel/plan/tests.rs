@@ -101,7 +101,15 @@ fn plans_match_the_lane_block_kernels() {
             for build in builds() {
                 let mut got = vec![0xA5u8; r * rb];
                 let rows = [&data[..split], &data[split..]];
-                plan.run(build, rows, rb, &mut got, (&[], &mut []), &mut acc);
+                plan.execute(
+                    build,
+                    rows,
+                    rb,
+                    &mut got,
+                    (&[], &mut []),
+                    &mut acc,
+                    Stage::Whole,
+                );
                 assert_eq!(got, want, "{spec} rb {rb} split {split} {build:?}");
             }
         }
@@ -174,13 +182,14 @@ fn compiled_plans_mean_what_they_say() {
             for build in builds() {
                 let mut got = vec![0xA5u8; want.len()];
                 let split = rows / 2 * rb;
-                plan.run(
+                plan.execute(
                     build,
                     [&data[..split], &data[split..]],
                     rb,
                     &mut got,
                     (&[], &mut []),
                     &mut acc,
+                    Stage::Whole,
                 );
                 assert_eq!(got, want, "case {case} rb {rb} {build:?}: {spec:?}");
                 // The syndrome: the parity plus rows received, and the OR of its words.
@@ -194,13 +203,14 @@ fn compiled_plans_mean_what_they_say() {
                     }
                 }
                 let mut any = vec![0u64; rb / 8];
-                plan.run(
+                plan.execute(
                     build,
                     [&data[..split], &data[split..]],
                     rb,
                     &mut got,
                     (&received, &mut any),
                     &mut acc,
+                    Stage::Whole,
                 );
                 assert_eq!(
                     got, syn,
@@ -243,12 +253,12 @@ fn banded(
         let mid = (b.start + b.end) / 2;
         let parts = [&data[b.start * rb..mid * rb], &data[mid * rb..b.end * rb]];
         let stage = Stage::Feed(b.start);
-        plan.run_fed(build, parts, rb, &mut [], (&[], &mut []), &mut acc, stage);
+        plan.execute(build, parts, rb, &mut [], (&[], &mut []), &mut acc, stage);
     }
     let mut out = vec![0xA5u8; plan.parity_rows() * rb];
     let mut any = vec![0u64; rb / 8];
     let received = (received, &mut any[..]);
-    plan.run_fed(
+    plan.execute(
         build,
         [&[], &[]],
         rb,
@@ -274,11 +284,27 @@ fn banded_plans_match_whole_ones() {
             rng_fill(&mut received, c as u64 * 5 + rb as u64);
             for build in builds() {
                 let mut want = vec![0u8; received.len()];
-                plan.run(build, [&data, &[]], rb, &mut want, (&[], &mut []), &mut acc);
+                plan.execute(
+                    build,
+                    [&data, &[]],
+                    rb,
+                    &mut want,
+                    (&[], &mut []),
+                    &mut acc,
+                    Stage::Whole,
+                );
                 let mut syn = vec![0u8; received.len()];
                 let mut any = vec![0u64; rb / 8];
                 let call = (&received[..], &mut any[..]);
-                plan.run(build, [&data, &[]], rb, &mut syn, call, &mut acc);
+                plan.execute(
+                    build,
+                    [&data, &[]],
+                    rb,
+                    &mut syn,
+                    call,
+                    &mut acc,
+                    Stage::Whole,
+                );
                 for budget in [1, 3 * rb, 64 * rb] {
                     let got = banded(&plan, build, &data, rb, budget, &[]);
                     assert_eq!(got.0, want, "{spec} rb {rb} budget {budget} {build:?}");
