@@ -11,12 +11,12 @@
 //! end. The accumulators take a whole row each (1 MiB for alien:63x63 at `D = 65536`,
 //! beside its chunks of 31 MiB).
 //!
-//! Measured against the deep path as it was (`scripts/bench_ab.py`, one thread, medians of
-//! three rounds in each order; docs/benchmarks.md, "Large groups fed to the plan in bands"):
-//! encode alien:63x63 at `D = 65536` 0.61-0.63 -> 0.87-0.93x memcpy, clean decode 0.64-0.67
-//! -> 0.75-0.80; alien:33x63 0.66-0.68 -> 0.95-1.02 and 0.72-0.73 -> 0.76-0.82; alien:64x63
-//! 0.61-0.62 -> 1.20-1.26 and 0.64-0.68 -> 1.20-1.23; alien:33x33 at `D = 32768` 0.95-0.99 ->
-//! 1.09-1.15 and 0.90 -> 0.99-1.08.
+//! Measured against the build before, alternated in both orders (`scripts/bench_ab.py`, one
+//! thread, medians of three rounds; docs/benchmarks.md, "Large groups fed to the plan in
+//! bands"): encode alien:63x63 at `D = 65536` 0.61-0.62 -> 0.88-0.90x memcpy, clean decode
+//! 0.63-0.65 -> 0.73; alien:33x63 0.66-0.68 -> 0.95-0.96 and 0.67-0.70 -> 0.75-0.76;
+//! alien:64x63 0.61-0.64 -> 1.24-1.25 and 0.67-0.70 -> 1.13-1.21; alien:33x33 at `D = 32768`
+//! 0.94-0.96 -> 1.07-1.08 and 0.82-0.90 -> 0.97-0.98.
 
 use super::Codec;
 use std::ops::Range;
