@@ -1,6 +1,5 @@
 //! The plans against the lane-block kernels, and compiled plans against their literal meaning.
 
-use super::executor::aligned;
 use super::*;
 use crate::code::{self, Spec};
 use crate::slice::kernel::V;
