@@ -4,7 +4,8 @@
 //! group's lines to arrive on demand. Asking for the lines [`AHEAD`] bytes further on,
 //! every group, both those read and those to be written (for ownership), made the codec
 //! 1.2-1.7x faster on 256 MiB in memory (`docs/benchmarks.md`, "Summary on AMD Zen 5").
-//! The hints change no result; on other architectures they are no-ops.
+//! Since then, at rows of one word (`D = 64`), the same hints make the codec slower
+//! ([`group`]). The hints change no result; on other architectures they are no-ops.
 
 /// How far ahead of a group its stream is prefetched, in bytes: 3-6 KiB measured alike,
 /// 8 KiB and more slower (the lines are evicted before use), 1 KiB no better than none.
@@ -15,6 +16,22 @@ pub const AHEAD: usize = 4096;
 /// whole made `secded:72` and `hamming:72` at `D = 512` slower (encode 0.30 against 0.44
 /// without), while spans up to 2 KiB lost nothing (`docs/benchmarks.md`).
 pub const MAX_SPAN: usize = 2048;
+
+/// Asks for the lines of a group's input, `[src + AHEAD, src + AHEAD + src_len)`, to be
+/// read ([`read`]) and of its output, `[dst + AHEAD, dst + AHEAD + dst_len)`, to be written
+/// ([`write`]), where the group's rows are `row_bytes` long: nothing at rows of one word
+/// (`D = 64`). There the hints made every code slower in memory (128 MiB, one thread,
+/// alternated in both orders against the build with them: clean decode alien:9x9 0.67-0.70
+/// -> 1.05-1.20x memcpy, secded:72 0.71-0.72 -> 1.11-1.14, alien:3x63 0.43 -> 0.77-0.83,
+/// alien:9x17 0.57-0.61 -> 1.03-1.04; docs/benchmarks.md, "No prefetch hints at `D = 64`"),
+/// while at rows of 16 and 64 bytes they gained as often as they lost (kept).
+#[inline(always)]
+pub fn group(src: *const u8, src_len: usize, dst: *const u8, dst_len: usize, row_bytes: usize) {
+    if row_bytes > 8 {
+        read(src, src_len);
+        write(dst, dst_len);
+    }
+}
 
 /// Asks for the cache lines of `[p + AHEAD, p + AHEAD + len)`, to be read (nothing when
 /// `len` is over [`MAX_SPAN`]).

@@ -7,8 +7,6 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::{DynPlans, Kernel, SCALAR_COMPARE, Secded72, as_blocks, avx2, grid64, store_blocks};
-#[cfg(target_arch = "x86_64")]
-use crate::slice::prefetch;
 
 /// [`run`]: one group (`src` its data words; `out` their copy when copying, else empty).
 pub(super) const ONE: u8 = 0;
@@ -35,8 +33,6 @@ macro_rules! groups {
             }
             ENCODE => {
                 for (g, o) in $src.chunks_exact($gd).zip($out.chunks_exact_mut($gb)) {
-                    prefetch::read(g.as_ptr(), $gd);
-                    prefetch::write(o.as_ptr(), $gb);
                     let (od, op) = o.split_at_mut($gd);
                     let ($s, $c, $p) = (g, od, &mut *$words);
                     $call;
@@ -48,8 +44,6 @@ macro_rules! groups {
                 let mut clean = $src.len() / $gb;
                 let runs = $src.chunks_exact($gb).zip($out.chunks_exact_mut($gd));
                 for (i, (e, o)) in runs.enumerate() {
-                    prefetch::read(e.as_ptr(), $gb);
-                    prefetch::write(o.as_ptr(), $gd);
                     let (ed, ep) = e.split_at($gd);
                     let ($s, $c, $p) = (ed, o, &mut *$words);
                     $call;

@@ -19,7 +19,6 @@
 #[cfg(target_arch = "x86_64")]
 use super::fast64::{ENCODE, ONE};
 #[cfg(target_arch = "x86_64")]
-use crate::slice::prefetch;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
@@ -140,8 +139,6 @@ pub(super) unsafe fn run<const COPY: bool, const MODE: u8>(
         // decoding); `words` has room for `r` words (asserted).
         unsafe {
             let (s, o) = (s0.add(g * si), o0.add(g * so));
-            prefetch::read(s, si);
-            prefetch::write(o, so);
             let acc = parity(m, s);
             copy(s, o, &m.copy);
             if MODE == ENCODE {

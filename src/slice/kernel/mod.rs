@@ -562,8 +562,7 @@ impl Kernel {
         scratch: &mut [V<B>],
     ) {
         for (g, o) in data.chunks_exact(gd).zip(out.chunks_exact_mut(gb)) {
-            prefetch::read(g.as_ptr(), gd);
-            prefetch::write(o.as_ptr(), gb);
+            prefetch::group(g.as_ptr(), gd, o.as_ptr(), gb, 8 * B);
             let (od, op) = o.split_at_mut(gd);
             self.parity_body::<B, true>(g, od, par, scratch);
             store_parity(par, op);
@@ -615,8 +614,7 @@ impl Kernel {
         let mut kept = 0;
         let groups = enc.chunks_exact(gb).zip(out.chunks_exact_mut(gd));
         for (i, (e, o)) in groups.enumerate() {
-            prefetch::read(e.as_ptr(), gb);
-            prefetch::write(o.as_ptr(), gd);
+            prefetch::group(e.as_ptr(), gb, o.as_ptr(), gd, 8 * B);
             let (ed, ep) = e.split_at(gd);
             let slot = &mut syn[kept * r..(kept + 1) * r];
             self.parity_body::<B, true>(ed, o, slot, scratch);

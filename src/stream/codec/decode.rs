@@ -84,7 +84,7 @@ impl Codec {
         let l = &self.layout;
         let (gd, rb) = (l.group_data, l.row_bytes);
         stats.codewords += l.interleave as u64;
-        // (The fast path's run prefetches its groups itself.)
+        // (The fast path is for `D = 64`, where no group is prefetched: `prefetch::group`.)
         if B == 1
             && let Some(fast) = &self.fast
             && let Some(clean) =
@@ -96,8 +96,7 @@ impl Codec {
             }
             return;
         }
-        prefetch::read(genc.as_ptr(), genc.len());
-        prefetch::write(o.as_ptr(), o.len());
+        prefetch::group(genc.as_ptr(), genc.len(), o.as_ptr(), o.len(), rb);
         let (edata, epar) = genc.split_at(gd);
         if rb != 8 * B {
             o.copy_from_slice(edata);
@@ -654,10 +653,6 @@ impl Codec {
         let mut c = [0u32; 3];
         for i in 0..third {
             let at = [i, i + third, i + 2 * third];
-            for j in at {
-                prefetch::read(enc[j * gb..].as_ptr(), gb);
-                prefetch::write(out[j * gd..].as_ptr(), gd);
-            }
             let genc = at.map(|j| &enc[j * gb..(j + 1) * gb]);
             let o = thirds(&mut out[i * gd..], third * gd, gd);
             let edata = genc.map(|g| &g[..gd]);

@@ -28,7 +28,7 @@ impl Codec {
     pub(super) fn encode_group<const B: usize>(&self, g: &[u8], o: &mut [u8], s: &mut Scratch<B>) {
         let l = &self.layout;
         let (gd, rb) = (l.group_data, l.row_bytes);
-        // (The fast path's run prefetches its groups itself.)
+        // (The fast path is for `D = 64`, where no group is prefetched: `prefetch::group`.)
         if let Some(fast) = &self.fast
             && self
                 .kernel
@@ -36,8 +36,7 @@ impl Codec {
         {
             return;
         }
-        prefetch::read(g.as_ptr(), gd);
-        prefetch::write(o.as_ptr(), o.len());
+        prefetch::group(g.as_ptr(), gd, o.as_ptr(), o.len(), rb);
         let (odata, opar) = o.split_at_mut(gd);
         if rb == 8 * B {
             // One lane block per row: the kernel copies the data rows as it reads them.
@@ -213,10 +212,6 @@ impl Codec {
                 for i in 0..third {
                     let at = [i, i + third, i + 2 * third];
                     if let Some(fused) = self.fused {
-                        for j in at {
-                            prefetch::read(data[j * gd..].as_ptr(), gd);
-                            prefetch::write(out[j * gb..].as_ptr(), gb);
-                        }
                         let g = at.map(|j| &data[j * gd..(j + 1) * gd]);
                         let [o0, o1, o2] = thirds(&mut out[i * gb..], third * gb, gb);
                         let (d0, p0) = o0.split_at_mut(gd);
