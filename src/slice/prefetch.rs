@@ -19,9 +19,9 @@ pub const MAX_SPAN: usize = 2048;
 
 /// Asks for the lines of a group's input, `[src + AHEAD, src + AHEAD + src_len)`, to be
 /// read ([`read`]) and of its output, `[dst + AHEAD, dst + AHEAD + dst_len)`, to be written
-/// ([`write`]), where the group's rows are `row_bytes` long: nothing at rows of one word
-/// (`D = 64`). There the hints made every code slower in memory (128 MiB, one thread,
-/// alternated in both orders against the build with them: clean decode alien:9x9 0.67-0.70
+/// ([`write()`]), where the group's rows are `row_bytes` long: nothing at rows of one word
+/// (`D = 64`). There the hints made the codec slower in memory (128 MiB, one thread,
+/// one build switched at run time, both orders: clean decode alien:9x9 0.67-0.70
 /// -> 1.05-1.20x memcpy, secded:72 0.71-0.72 -> 1.11-1.14, alien:3x63 0.43 -> 0.77-0.83,
 /// alien:9x17 0.57-0.61 -> 1.03-1.04; docs/benchmarks.md, "No prefetch hints at `D = 64`"),
 /// while at rows of 16 and 64 bytes they gained as often as they lost (kept).
