@@ -2,7 +2,7 @@
 //! sequential streams (its thirds; `stream::codec`) and writes three more, and
 //! the processor's own prefetchers, which stop at every 4 KiB page, leave most of each
 //! group's lines to arrive on demand. Asking for the lines [`AHEAD`] bytes further on,
-//! every group, both those read and those to be written (for ownership), made the codec
+//! every group, both those read and those to be written, made the codec
 //! 1.2-1.7x faster on 256 MiB in memory (`docs/benchmarks.md`, "Summary on AMD Zen 5").
 //! Since then, at rows of one word (`D = 64`), the same hints make the codec slower
 //! ([`group`]). The hints change no result; on other architectures they are no-ops.
@@ -42,8 +42,10 @@ pub fn read(p: *const u8, len: usize) {
     let _ = (p, len);
 }
 
-/// Asks for the cache lines of `[p + AHEAD, p + AHEAD + len)`, to be written (`PREFETCHW`
-/// where the CPU has it; a plain prefetch elsewhere; nothing over [`MAX_SPAN`]).
+/// Asks for the cache lines of `[p + AHEAD, p + AHEAD + len)`, to be written (nothing over
+/// [`MAX_SPAN`]). The hint `_MM_HINT_ET0` compiles to `PREFETCHT0`, a read hint, since this
+/// is not compiled with the `prfchw` feature; a real `PREFETCHW` was measured no better at
+/// `D = 64` (docs/benchmarks.md, "No prefetch hints at `D = 64`").
 #[inline(always)]
 pub fn write(p: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
