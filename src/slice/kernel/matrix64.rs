@@ -19,7 +19,6 @@
 #[cfg(target_arch = "x86_64")]
 use super::fast64::{ENCODE, ONE};
 #[cfg(target_arch = "x86_64")]
-#[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 /// The most check rows: one register of eight lanes.
