@@ -239,9 +239,16 @@ impl Codec {
     /// (secded:266 0.62 -> 0.76; groups of 1 KiB lost, hamming:137 0.64 -> 0.50), the odd
     /// Alien boards, whose runs through the fast path stay faster (alien:9x33 0.46 -> 0.40 in
     /// order), and the rest from [`IN_ORDER_FROM`] (docs/benchmarks.md, "Eight lines a row in
-    /// flight, the encoder in order at D = 64 by family, ...").
+    /// flight, the encoder in order at D = 64 by family, ..."). Since `D = 64` has no
+    /// prefetch hints (`prefetch::group`), the even boards of three and five columns (grid
+    /// rows of two and four words) encode faster in runs: alien:64x3 0.45-0.54 -> 0.78-0.79,
+    /// alien:32x5 0.58-0.75 -> 0.91-0.94, alien:64x5 0.56-0.62 -> 0.87-0.93, while the wider
+    /// ones keep their gain in order (alien:16x33 1.02-1.03 in runs against 1.19-1.33,
+    /// alien:8x63 0.96-0.97 against 1.23-1.26; docs/benchmarks.md, "No prefetch hints at
+    /// `D = 64`").
     fn encode_in_order_from_d64(&self) -> usize {
         match self.kernel {
+            Kernel::AlienEvenOdd { n, .. } if n <= 5 => IN_ORDER_FROM,
             Kernel::AlienEvenOdd { .. } | Kernel::AlienOddEven { .. } => 1024,
             Kernel::Hamming { .. } => 2048,
             _ => IN_ORDER_FROM,
