@@ -58,8 +58,37 @@ use std::arch::x86_64::*;
 const ENCODE_MAX: (usize, usize, usize) = (64, 32, 9);
 const DECODE_MAX: (usize, usize, usize) = (31, 16, 8);
 
-/// How far ahead of the line it loads the pass asks for lines from memory, in bytes.
+/// How far ahead of the line it loads the pass asks for lines from memory, in bytes (into
+/// L1), unless it decodes groups of [`FAR_FROM`] bytes and more.
 const AHEAD: usize = 1024;
+
+/// How far ahead the decoder asks for lines into L2 (not L1) when its groups are of
+/// [`FAR_FROM`] bytes or more (`D = 4096` and 8192). In one process, the two alternated,
+/// 128 MiB (`memory_decode`), clean decode at `D = 4096` gained alien:3x9 0.54 -> 0.66x
+/// memcpy, 9x3 0.51 -> 0.62, 5x5 0.55 -> 0.65, 8x3 0.66 -> 0.74, hamming:22 0.71 -> 0.77,
+/// and at BER 1e-4 20-30 % (alien:3x9 0.38 -> 0.51); 6-16 KiB ahead alike. Groups under 8
+/// KiB lost with it (alien:4x3, 6 KiB, 0.87 -> 0.82; 3x3 0.71 -> 0.68), and the encoder too
+/// (alien:3x3 0.68 -> 0.58; docs/benchmarks.md, "The decoder's line pass asks for lines
+/// into L2, further ahead").
+const FAR_AHEAD: usize = 8192;
+
+/// The smallest group the decoder's line pass prefetches [`FAR_AHEAD`] into L2.
+const FAR_FROM: usize = 8192;
+
+/// Asks for the line `AHEAD` bytes past `at` into L1 or, with `FAR`, the line `FAR_AHEAD`
+/// bytes past it into L2.
+#[inline(always)]
+fn ask<const FAR: bool>(at: *const u8) {
+    // SAFETY: a prefetch is a hint: it never faults, whatever the address (`wrapping_add`
+    // makes none of it a dereference).
+    unsafe {
+        if FAR {
+            _mm_prefetch::<_MM_HINT_T1>(at.wrapping_add(FAR_AHEAD).cast());
+        } else {
+            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+        }
+    }
+}
 
 /// How the decoder decides the lanes of a group whose syndrome is not zero.
 #[derive(Clone, Debug)]
@@ -433,7 +462,7 @@ impl Out {
 }
 
 /// Loads a group's `n` data lines (its data rows' lines, one after the other) from `src`
-/// into `s` ([`LineScratch`]), asking for the line [`AHEAD`] bytes on with each; with
+/// into `s` ([`LineScratch`]), asking for a line further on with each ([`ask`]); with
 /// `PUT`, gives each to `out` and folds it into `chain` as well.
 ///
 /// # Safety
@@ -442,7 +471,7 @@ impl Out {
 /// as for [`Out::put`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq")]
 #[inline]
-unsafe fn load_lines<const PUT: bool>(
+unsafe fn load_lines<const PUT: bool, const FAR: bool>(
     lines: &Lines,
     n: usize,
     src: *const u8,
@@ -454,7 +483,7 @@ unsafe fn load_lines<const PUT: bool>(
     unsafe {
         for j in 0..n {
             let at = src.add(64 * j);
-            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+            ask::<FAR>(at);
             let v = _mm512_loadu_si512(at.cast());
             if PUT {
                 *s.get_unchecked_mut(j) = v;
@@ -481,7 +510,7 @@ unsafe fn load_lines<const PUT: bool>(
 /// As for [`load_lines`]; `s.prev` has `n` lines.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq")]
 #[inline]
-unsafe fn load_put(
+unsafe fn load_put<const FAR: bool>(
     lines: &Lines,
     n: usize,
     src: *const u8,
@@ -493,7 +522,7 @@ unsafe fn load_put(
     unsafe {
         for j in 0..n {
             let at = src.add(64 * j);
-            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+            ask::<FAR>(at);
             *s.lines.get_unchecked_mut(j) = _mm512_loadu_si512(at.cast());
             put_line(lines, *s.prev.get_unchecked(j), out, chain);
         }
@@ -540,7 +569,7 @@ unsafe fn encode_pass<const ONE: bool>(
     // SAFETY: the caller's contract; the sets have no bit past the `k` data rows.
     unsafe {
         for g in data.chunks_exact(64 * k * w) {
-            load_lines::<true>(lines, k * w, g.as_ptr(), &mut s.lines, &mut o, chain);
+            load_lines::<true, false>(lines, k * w, g.as_ptr(), &mut s.lines, &mut o, chain);
             if let Some(p) = &lines.program {
                 s.run(w, p);
                 for &a in &p.outs {
@@ -582,6 +611,35 @@ unsafe fn decode_pass(
     first: usize,
     stats: &mut ChunkStats,
 ) {
+    let far = 64 * (k + lines.sets.len()) * lines.w >= FAR_FROM;
+    // SAFETY: the caller's contract.
+    unsafe {
+        if far {
+            decode_groups::<true>(lines, decide, k, enc, out, chain, s, first, stats);
+        } else {
+            decode_groups::<false>(lines, decide, k, enc, out, chain, s, first, stats);
+        }
+    }
+}
+
+/// [`decode_pass`], the lines asked for as [`ask`] does with `FAR`.
+///
+/// # Safety
+///
+/// As for [`decode_pass`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq,sse4.2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn decode_groups<const FAR: bool>(
+    lines: &Lines,
+    decide: &Decide,
+    k: usize,
+    enc: &[u8],
+    out: &mut [u8],
+    chain: &mut LineCrc,
+    s: &mut LineScratch,
+    first: usize,
+    stats: &mut ChunkStats,
+) {
     let (r, w) = (lines.sets.len(), lines.w);
     let mut o = Out::new(out.as_mut_ptr());
     // SAFETY: the caller's contract; the sets have no bit past the `k` data rows; the
@@ -594,9 +652,9 @@ unsafe fn decode_pass(
             // 0.01-0.12x memcpy slower at `D = 512` and 4096: docs/benchmarks.md, "The
             // decoder's line pass writes a group as it loads the next").
             if g == 0 {
-                load_lines::<false>(lines, k * w, p, &mut s.lines, &mut o, chain);
+                load_lines::<false, FAR>(lines, k * w, p, &mut s.lines, &mut o, chain);
             } else {
-                load_put(lines, k * w, p, s, &mut o, chain);
+                load_put::<FAR>(lines, k * w, p, s, &mut o, chain);
             }
             let mut any = _mm512_setzero_si512();
             if let Some(prog) = &lines.program {
@@ -605,7 +663,7 @@ unsafe fn decode_pass(
             for (q, &m) in lines.sets.iter().enumerate() {
                 for x in 0..w {
                     let at = p.add(64 * ((k + q) * w + x));
-                    _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
+                    ask::<FAR>(at);
                     let e = match &lines.program {
                         Some(prog) => *s.acc.get_unchecked(prog.outs[q] * w + x),
                         None => s.sum(w, x, m),
