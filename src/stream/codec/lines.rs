@@ -68,8 +68,7 @@ const AHEAD: usize = 1024;
 /// memcpy, 9x3 0.51 -> 0.62, 5x5 0.55 -> 0.65, 8x3 0.66 -> 0.74, hamming:22 0.71 -> 0.77,
 /// and at BER 1e-4 20-30 % (alien:3x9 0.38 -> 0.51); 6-16 KiB ahead alike. Groups under 8
 /// KiB lost with it (alien:4x3, 6 KiB, 0.87 -> 0.82; 3x3 0.71 -> 0.68), and the encoder too
-/// (alien:3x3 0.68 -> 0.58; docs/benchmarks.md, "The decoder's line pass asks for lines
-/// into L2, further ahead").
+/// (alien:3x3 0.68 -> 0.58; docs/benchmarks.md, "Lines asked for into L2").
 const FAR_AHEAD: usize = 8192;
 
 /// The smallest group the decoder's line pass prefetches [`FAR_AHEAD`] into L2.
