@@ -74,6 +74,11 @@ const FAR_AHEAD: usize = 8192;
 /// The smallest group the decoder's line pass prefetches [`FAR_AHEAD`] into L2.
 const FAR_FROM: usize = 8192;
 
+/// Whether the decoder asks for lines far ahead into L2 for groups of `group_bytes`.
+fn far(group_bytes: usize) -> bool {
+    group_bytes >= FAR_FROM
+}
+
 /// Asks for the line `AHEAD` bytes past `at` into L1 or, with `FAR`, the line `FAR_AHEAD`
 /// bytes past it into L2.
 #[inline(always)]
@@ -347,13 +352,18 @@ impl Codec {
         let (gd, gb) = (l.group_data, l.group_bytes);
         stats.codewords += (3 * third * l.interleave) as u64;
         let mut s = self.line_scratch();
+        let pass = if far(gb) {
+            decode_pass::<true>
+        } else {
+            decode_pass::<false>
+        };
         let c = std::array::from_fn(|q| {
             let (a, b) = (q * third, (q + 1) * third);
             let (e, o) = (&enc[a * gb..b * gb], &mut out[a * gd..b * gd]);
             let mut chain = LineCrc::new(0);
             // SAFETY: `lines` shows that the CPU has the features; `e` and `o` are whole
             // groups, `s` has a line for every data row's line and syndrome row's line.
-            unsafe { decode_pass(lines, decide, l.k, e, o, &mut chain, &mut s, a, stats) };
+            unsafe { pass(lines, decide, l.k, e, o, &mut chain, &mut s, a, stats) };
             chain.finish(lines)
         });
         nt::fence();
@@ -592,43 +602,15 @@ unsafe fn encode_pass<const ONE: bool>(
 /// `first` in its chunk, correcting them: the lanes with a nonzero syndrome decided as
 /// `decide` says, the bits corrected and the lanes detected counted in `stats`. A group's
 /// data lines are written while the next group's are loaded ([`load_put`]), the last
-/// group's at the end.
+/// group's at the end; lines are asked for as [`ask`] does with `FAR` (groups of
+/// [`FAR_FROM`] bytes and more: [`far`]).
 ///
 /// # Safety
 ///
 /// As for [`encode_pass`], `enc` holding whole groups and `out` their payload.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq,sse4.2")]
 #[allow(clippy::too_many_arguments)]
-unsafe fn decode_pass(
-    lines: &Lines,
-    decide: &Decide,
-    k: usize,
-    enc: &[u8],
-    out: &mut [u8],
-    chain: &mut LineCrc,
-    s: &mut LineScratch,
-    first: usize,
-    stats: &mut ChunkStats,
-) {
-    let far = 64 * (k + lines.sets.len()) * lines.w >= FAR_FROM;
-    // SAFETY: the caller's contract.
-    unsafe {
-        if far {
-            decode_groups::<true>(lines, decide, k, enc, out, chain, s, first, stats);
-        } else {
-            decode_groups::<false>(lines, decide, k, enc, out, chain, s, first, stats);
-        }
-    }
-}
-
-/// [`decode_pass`], the lines asked for as [`ask`] does with `FAR`.
-///
-/// # Safety
-///
-/// As for [`decode_pass`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vpclmulqdq,sse4.2")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn decode_groups<const FAR: bool>(
+unsafe fn decode_pass<const FAR: bool>(
     lines: &Lines,
     decide: &Decide,
     k: usize,
