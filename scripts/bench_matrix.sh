@@ -3,9 +3,9 @@
 # D = 64, 512, 4096, 32768 and 65536, one thread, no recovery chunks, ratios to memcpy in the
 # same run (medians of 3 repetitions), 128 MiB a run as issue 14 measured (at 16 MiB part of
 # memcpy's buffers stays in L3); RUNS runs of the whole list, one process per code and run, and
-# each cell the median of its runs' ratios (one process of the same binary measured 0.05-0.1x
-# memcpy above or below the next, whole runs alike); written to docs/bench/matrix.{json,md}
-# and docs/plots/bench_matrix.png.
+# each cell the median of its runs' ratios, each run's kept beside it (two processes of one
+# binary, one after the other, measured 0.05-0.1x memcpy apart); written to
+# docs/bench/matrix.{json,md} and docs/plots/bench_matrix.png.
 #
 #   scripts/bench_matrix.sh [--full] [RUNS]
 #     (no flag)  a sample of the matrix: 82 codes, about 7 minutes a run here
@@ -68,9 +68,11 @@ results = []
 for rs in cells.values():
     # Each measured figure the median of the runs'; the rest as the first run gave it.
     m = dict(rs[0])
-    for k in m:
+    for k in rs[0]:
         if k.endswith(("_ratio", "_vs_memcpy", "_bytes_per_sec")):
             m[k] = statistics.median(r[k] for r in rs)
+            if k.endswith("_ratio"):
+                m[k + "_runs"] = [r[k] for r in rs]
     m["noisy_exact"] = all(r["noisy_exact"] for r in rs)
     f = m["floor"]
     m["meets_floor"] = (
