@@ -250,16 +250,17 @@ fn micro_group_kernels() {
     }
 }
 
-/// 64 MiB of random payload in whole chunks and its encoding, for the code in
-/// `TILECODE_MICRO_SPECS` (else `spec`) at `TILECODE_MICRO_DEPTH` (else `depth`): the spec,
-/// the depth, the codec (decoding), the payload and the encoded chunks (each encoded as
-/// chunk 0).
+/// 64 MiB (`TILECODE_MICRO_MIB` MiB) of random payload in whole chunks and its encoding, for
+/// the code in `TILECODE_MICRO_SPECS` (else `spec`) at `TILECODE_MICRO_DEPTH` (else `depth`):
+/// the spec, the depth, the codec (decoding), the payload and the encoded chunks (each
+/// encoded as chunk 0).
 fn encoded_in_memory(spec: &str, depth: usize) -> (String, usize, Codec, Vec<u8>, Vec<u8>) {
     let spec = std::env::var("TILECODE_MICRO_SPECS").unwrap_or_else(|_| spec.into());
     let depth = std::env::var("TILECODE_MICRO_DEPTH").map_or(depth, |d| d.parse().unwrap());
     let l = Layout::new(&spec.parse().unwrap(), depth, 0).unwrap();
     let codec = Codec::new(l.clone(), true);
-    let chunks = (64 << 20) / l.chunk_size;
+    let mib: usize = std::env::var("TILECODE_MICRO_MIB").map_or(64, |m| m.parse().unwrap());
+    let chunks = (mib << 20) / l.chunk_size;
     let data = crate::stream::bench::random_payload(chunks * l.chunk_size, 1);
     let mut enc = vec![0u8; chunks * l.chunk_bytes];
     for (c, o) in data
@@ -271,8 +272,9 @@ fn encoded_in_memory(spec: &str, depth: usize) -> (String, usize, Codec, Vec<u8>
     (spec, depth, codec, data, enc)
 }
 
-/// Decoding 64 MiB of chunks in memory at BER `TILECODE_MICRO_BER` (default 1e-4), for
-/// `perf`: `TILECODE_MICRO_SPECS` (one code) at `TILECODE_MICRO_DEPTH`.
+/// Decoding 64 MiB (`TILECODE_MICRO_MIB` MiB) of chunks in memory at BER
+/// `TILECODE_MICRO_BER` (default 1e-4), for `perf`: `TILECODE_MICRO_SPECS` (one code) at
+/// `TILECODE_MICRO_DEPTH`.
 #[test]
 #[ignore = "a measurement, not a check"]
 fn memory_decode() {
