@@ -65,6 +65,19 @@ pub fn line(p: *const u8) {
     let _ = p;
 }
 
+/// Asks for the one cache line at `p` into L2, not L1: a line used long enough after that
+/// in L1 it would be evicted first (the column pass's next group, the line pass's lines 8
+/// KiB ahead; docs/benchmarks.md, "Lines asked for into L2").
+#[inline(always)]
+pub fn line_l2(p: *const u8) {
+    // SAFETY: a prefetch is a hint: it never faults, whatever the address.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(p.cast())
+    };
+    let _ = p;
+}
+
 /// The lines of `[p + AHEAD, p + AHEAD + len)` with the prefetch hint `HINT`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]

@@ -15,7 +15,13 @@
 //!   ([`Plan::parity_sets`]), then streamed after the data rows (encoding), or added to the
 //!   received one, the sum written to the syndrome rows and ORed, column by column, into
 //!   one more row (which words hold a lane to decide) and into the group's flag (decoding);
-//! - the same lines of the next group are asked for from memory, into L2 ([`ask`]).
+//! - the same lines of the next group are asked for from memory, into L2
+//!   ([`prefetch::line_l2`]: they are used a group later, or in one-group chunks two steps
+//!   later, and asked for into L1 they made the pass slower; in one process, the two
+//!   alternated, 128 MiB, clean decode at `D = 32768` gained alien:8x3 0.65 -> 0.82x memcpy,
+//!   secded:22 0.65 -> 0.76, alien:3x5 0.56 -> 0.64, 4x3 0.72 -> 0.77, and at `D = 16384`
+//!   alien:3x3 0.50 -> 0.75; encoding 0-10 %; at `D = 4096` alike; docs/benchmarks.md,
+//!   "Lines asked for into L2").
 //!
 //! [`STEP`] lines of every row are taken at a time.
 //!
@@ -31,6 +37,7 @@
 
 use super::Codec;
 use crate::slice::kernel::{Plan, V};
+use crate::slice::prefetch;
 use crate::stream::crc::{self, Fold, RowFold};
 use std::arch::x86_64::*;
 
@@ -263,18 +270,6 @@ impl Codec {
     }
 }
 
-/// Asks for the line at `p` into L2, not L1: what the pass asks for is used a group later
-/// (or, in one-group chunks, two steps later), and asked for into L1 it made the pass
-/// slower. In one process, the two alternated, 128 MiB (`memory_decode`), clean decode at
-/// `D = 32768` gained alien:8x3 0.65 -> 0.82x memcpy, secded:22 0.65 -> 0.76, alien:3x5
-/// 0.56 -> 0.64, 4x3 0.72 -> 0.77, and at `D = 16384` alien:3x3 0.50 -> 0.75; encoding
-/// 0-10 %; at `D = 4096` alike (docs/benchmarks.md, "Lines asked for into L2").
-#[inline(always)]
-fn ask(p: *const u8) {
-    // SAFETY: a prefetch is a hint: it never faults, whatever the address.
-    unsafe { _mm_prefetch::<_MM_HINT_T1>(p.cast()) };
-}
-
 /// Where the column pass reads a group's rows: rows `0..split` one after the other in
 /// `src`, the others in `rest` (the encoder's deep chunks build their last rows apart);
 /// `count` rows in all (the data rows encoding, every row decoding).
@@ -406,7 +401,7 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
             for l in 0..L {
                 let at = i * p.rb + x + 64 * l;
                 if at < p.ahead.len() {
-                    ask(p.ahead.as_ptr().add(at));
+                    prefetch::line_l2(p.ahead.as_ptr().add(at));
                 }
                 // (One pointer for the contiguous rows, as for the stores: working out each
                 // row's start instead made the groups in order 1.3-1.5x slower at `D = 4096`.)
@@ -434,7 +429,7 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
                 let at = (p.k + q) * p.rb + x + 64 * l;
                 if DECODE {
                     if at < p.ahead.len() {
-                        ask(p.ahead.as_ptr().add(at));
+                        prefetch::line_l2(p.ahead.as_ptr().add(at));
                     }
                     let e = _mm512_loadu_si512(p.src.add(at).cast());
                     let e = _mm512_xor_si512(v, e);

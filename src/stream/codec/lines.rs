@@ -38,6 +38,7 @@ use super::Codec;
 use super::decode::ChunkStats;
 use crate::slice::kernel::{Plan, SetProgram};
 use crate::slice::locate::Locator;
+use crate::slice::prefetch;
 use crate::stream::crc::{Fold, RowFold};
 use crate::stream::nt;
 use std::arch::x86_64::*;
@@ -83,14 +84,11 @@ fn far(group_bytes: usize) -> bool {
 /// bytes past it into L2.
 #[inline(always)]
 fn ask<const FAR: bool>(at: *const u8) {
-    // SAFETY: a prefetch is a hint: it never faults, whatever the address (`wrapping_add`
-    // makes none of it a dereference).
-    unsafe {
-        if FAR {
-            _mm_prefetch::<_MM_HINT_T1>(at.wrapping_add(FAR_AHEAD).cast());
-        } else {
-            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(AHEAD).cast());
-        }
+    // (`wrapping_add`: a hint's address need not lie in the group.)
+    if FAR {
+        prefetch::line_l2(at.wrapping_add(FAR_AHEAD));
+    } else {
+        prefetch::line(at.wrapping_add(AHEAD));
     }
 }
 
