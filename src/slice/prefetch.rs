@@ -54,14 +54,11 @@ pub fn write(p: *const u8, len: usize) {
 }
 
 /// Asks for the one cache line at `p`, to be read: a small thing read some microseconds
-/// later (the decoder's next frame header but one).
+/// later (the decoder's next frame header but one), or the line pass's lines 1 KiB ahead.
 #[inline(always)]
 pub fn line(p: *const u8) {
-    // SAFETY: a prefetch is a hint: it never faults, whatever the address.
     #[cfg(target_arch = "x86_64")]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-    };
+    one::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
     let _ = p;
 }
 
@@ -70,12 +67,17 @@ pub fn line(p: *const u8) {
 /// KiB ahead; docs/benchmarks.md, "Lines asked for into L2").
 #[inline(always)]
 pub fn line_l2(p: *const u8) {
-    // SAFETY: a prefetch is a hint: it never faults, whatever the address.
     #[cfg(target_arch = "x86_64")]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(p.cast())
-    };
+    one::<{ std::arch::x86_64::_MM_HINT_T1 }>(p);
     let _ = p;
+}
+
+/// The line at `p` with the prefetch hint `HINT`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn one<const HINT: i32>(p: *const u8) {
+    // SAFETY: a prefetch is a hint: it never faults, whatever the address.
+    unsafe { std::arch::x86_64::_mm_prefetch::<HINT>(p.cast()) };
 }
 
 /// The lines of `[p + AHEAD, p + AHEAD + len)` with the prefetch hint `HINT`.
@@ -86,8 +88,7 @@ fn lines<const HINT: i32>(p: *const u8, len: usize) {
         return;
     }
     for o in (0..len).step_by(64) {
-        // SAFETY: a prefetch is a hint: it never faults, whatever the address
-        // (`wrapping_add` makes none of it a dereference).
-        unsafe { std::arch::x86_64::_mm_prefetch::<HINT>(p.wrapping_add(AHEAD + o).cast()) };
+        // (`wrapping_add`: a hint's address need not lie in the buffer.)
+        one::<HINT>(p.wrapping_add(AHEAD + o));
     }
 }
