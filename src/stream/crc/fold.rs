@@ -1,5 +1,6 @@
-//! CRC-32C by carry-less folding with 512-bit registers (AVX-512 and VPCLMULQDQ), for pieces
-//! of a few hundred bytes up: what [`super::append`] runs where the CPU has them.
+//! CRC-32C by carry-less folding with 512-bit registers (AVX-512 and VPCLMULQDQ), or with
+//! 256-bit ones (AVX2 and VPCLMULQDQ: AMD Zen 3, Intel Alder Lake), for pieces of a few
+//! hundred bytes up: what [`super::append`] runs where the CPU has them.
 //!
 //! Read a message as a polynomial over GF(2) whose first bit (bit 0 of byte 0) has the
 //! highest degree. The raw CRC register after a message `M` from register 0 is
@@ -11,8 +12,9 @@
 //! `Y = clmul(X_lo, x^(8 d + 63)) + clmul(X_hi, x^(8 d - 1))`, each constant reduced mod
 //! `P` to 32 bits ([`Keys::at`]). Four 512-bit registers fold 256 bytes at a time, then
 //! fold into one, one into a 128-bit lane, and the CRC instruction takes the last lane
-//! and the bytes after it. A register `s` to start from is added into the first four
-//! bytes, which is the same as starting from it.
+//! and the bytes after it (eight 256-bit registers, where the CPU has no AVX-512). A
+//! register `s` to start from is added into the first four bytes, which is the same as
+//! starting from it.
 
 use super::x_pow;
 use std::arch::x86_64::*;
@@ -34,6 +36,37 @@ impl Fold {
     }
 }
 
+/// How this CPU folds, when it does: with 512-bit registers, or with 256-bit ones
+/// (AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Folding {
+    /// 512-bit registers ([`Fold`]).
+    Wide(Fold),
+    /// 256-bit registers.
+    Narrow(Narrow),
+}
+
+/// Evidence that the CPU has AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2 (the 256-bit fold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Narrow(());
+
+impl Folding {
+    /// The widest fold this CPU runs, by [`crate::cpu::features`].
+    pub fn detect() -> Option<Folding> {
+        Folding::available().into_iter().next()
+    }
+
+    /// Every fold this CPU runs, the widest first (the tests check each).
+    pub fn available() -> Vec<Folding> {
+        let f = crate::cpu::features();
+        let narrow = f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.sse42;
+        let wide = Fold::detect().map(Folding::Wide);
+        wide.into_iter()
+            .chain(narrow.then_some(Folding::Narrow(Narrow(()))))
+            .collect()
+    }
+}
+
 /// The fold constants for a distance of `d` bytes, as a 128-bit lane `[lo, hi]`.
 fn lane(d: u64) -> [u64; 2] {
     [
@@ -51,6 +84,8 @@ struct Keys {
     by192: [u64; 8],
     by128: [u64; 8],
     by64: [u64; 8],
+    /// 32 bytes (the 256-bit fold's lines into one register).
+    by32: [u64; 8],
     /// 48, 32 and 16 bytes in lanes 0, 1 and 2: a register's lanes into its last.
     lanes: [u64; 8],
     /// 16 bytes: a lane into the next.
@@ -71,6 +106,7 @@ impl Keys {
                 by192: all(192),
                 by128: all(128),
                 by64: all(64),
+                by32: all(32),
                 lanes: [a[0], a[1], b[0], b[1], c[0], c[1], 0, 0],
                 by16: lane(16),
             }
@@ -80,14 +116,19 @@ impl Keys {
 
 /// `crc32c(prefix ++ data)` from `crc32c(prefix)`, for `data` of at least [`MIN_LEN`]
 /// bytes.
-pub fn append(fold: Fold, crc: u32, data: &[u8]) -> u32 {
+pub fn append(fold: Folding, crc: u32, data: &[u8]) -> u32 {
     assert!(
         data.len() >= MIN_LEN,
         "folding takes {MIN_LEN} bytes or more"
     );
-    let _ = fold;
-    // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; no copy.
-    unsafe { append_avx512::<false>(Keys::get(), !crc, data, std::ptr::null_mut(), &[]) }
+    let (keys, none) = (Keys::get(), std::ptr::null_mut());
+    // SAFETY: `fold` shows that the CPU has the features of the fold it names; no copy.
+    unsafe {
+        match fold {
+            Folding::Wide(_) => append_avx512::<false>(keys, !crc, data, none, &[]),
+            Folding::Narrow(_) => append_avx2::<false>(keys, !crc, data, none, &[]),
+        }
+    }
 }
 
 /// [`append`] that also copies `src` into `dst` (the same length, which starts at a
@@ -97,7 +138,7 @@ pub fn append(fold: Fold, crc: u32, data: &[u8]) -> u32 {
 /// in the shadow of the memory traffic instead of in a pass of its own over the copied
 /// bytes. The lines of `ahead` (bytes the caller reads next) are asked for from memory on
 /// the way, spread evenly over the copy; a hint that changes no result.
-pub fn copy_append(fold: Fold, crc: u32, dst: &mut [u8], src: &[u8], ahead: &[u8]) -> u32 {
+pub fn copy_append(fold: Folding, crc: u32, dst: &mut [u8], src: &[u8], ahead: &[u8]) -> u32 {
     assert!(
         src.len() >= MIN_LEN,
         "folding takes {MIN_LEN} bytes or more"
@@ -107,11 +148,16 @@ pub fn copy_append(fold: Fold, crc: u32, dst: &mut [u8], src: &[u8], ahead: &[u8
         (dst.as_ptr() as usize).is_multiple_of(64),
         "streamed lines start at a multiple of 64"
     );
-    let _ = fold;
-    // SAFETY: `fold` shows that the CPU has AVX-512F, VPCLMULQDQ and SSE4.2; `dst` holds
+    let (keys, to) = (Keys::get(), dst.as_mut_ptr());
+    // SAFETY: `fold` shows that the CPU has the features of the fold it names; `dst` holds
     // `src.len()` bytes from a multiple of 64 and does not overlap `src` (one is borrowed
     // mutably).
-    unsafe { append_avx512::<true>(Keys::get(), !crc, src, dst.as_mut_ptr(), ahead) }
+    unsafe {
+        match fold {
+            Folding::Wide(_) => append_avx512::<true>(keys, !crc, src, to, ahead),
+            Folding::Narrow(_) => append_avx2::<true>(keys, !crc, src, to, ahead),
+        }
+    }
 }
 
 /// The fold of [`append`]; with `COPY`, each whole 64-byte line it loads is also streamed
@@ -185,9 +231,94 @@ fn fold(x: __m512i, k: __m512i, y: __m512i) -> __m512i {
     _mm512_ternarylogic_epi64::<0x96>(lo, hi, y)
 }
 
+/// [`append_avx512`] with 256-bit registers: eight of them fold 256 bytes at a time, then
+/// fold one after the other into one, which folds into its last lane.
+///
+/// # Safety
+///
+/// The CPU has AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2. With `COPY`, `dst` is valid for
+/// writes of `data.len()` bytes, starts at a multiple of 64 and does not overlap `data`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse4.2")]
+unsafe fn append_avx2<const COPY: bool>(
+    keys: &Keys,
+    reg: u32,
+    data: &[u8],
+    dst: *mut u8,
+    ahead: &[u8],
+) -> u32 {
+    // SAFETY (every load below): each reads 64 bytes inside `data`, from a pointer that the
+    // loop bounds keep at least that far from its end; with `COPY` the stores are to the
+    // same bytes of `dst`, at a multiple of 32 (the caller's contract). As in
+    // `append_avx512`, the line of `ahead` at the same fraction asked for as each is loaded.
+    let scale = ((ahead.len() as u64) << 16) / data.len() as u64;
+    let load = |at: usize| unsafe {
+        if scale != 0 {
+            let a = ((at as u64 * scale) >> 16) as usize;
+            _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().wrapping_add(a).cast());
+        }
+        let p = data.as_ptr().add(at);
+        let v = [
+            _mm256_loadu_si256(p.cast()),
+            _mm256_loadu_si256(p.add(32).cast()),
+        ];
+        if COPY {
+            _mm256_stream_si256(dst.add(at).cast(), v[0]);
+            _mm256_stream_si256(dst.add(at + 32).cast(), v[1]);
+        }
+        v
+    };
+    // SAFETY: loads of the first 32 bytes of a key.
+    let key = |k: &[u64; 8]| unsafe { _mm256_loadu_si256(k.as_ptr().cast()) };
+    let len = data.len();
+    let [[a, b], [c, d], [e, f], [g, h]] = [0, 64, 128, 192].map(load);
+    let mut x = [a, b, c, d, e, f, g, h];
+    x[0] = _mm256_xor_si256(x[0], _mm256_zextsi128_si256(_mm_cvtsi32_si128(reg as i32)));
+    let mut at = 256;
+    let k = key(&keys.by256);
+    while at + 256 <= len {
+        for j in 0..4 {
+            let [a, b] = load(at + 64 * j);
+            x[2 * j] = fold256(x[2 * j], k, a);
+            x[2 * j + 1] = fold256(x[2 * j + 1], k, b);
+        }
+        at += 256;
+    }
+    let k = key(&keys.by32);
+    let mut v = x[1..].iter().fold(x[0], |v, &y| fold256(v, k, y));
+    while at + 64 <= len {
+        let [a, b] = load(at);
+        v = fold256(fold256(v, k, a), k, b);
+        at += 64;
+    }
+    if COPY {
+        // SAFETY: the bytes `at..` of `dst` (the caller's contract), as many as are left.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().add(at), dst.add(at), len - at) };
+    }
+    // The first lane into the second.
+    // SAFETY: a load of the 16-byte key.
+    let k16 = unsafe { _mm_loadu_si128(keys.by16.as_ptr().cast()) };
+    let lo = _mm256_castsi256_si128(v);
+    let w = _mm_xor_si128(
+        _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x00>(lo, k16),
+            _mm_clmulepi64_si128::<0x11>(lo, k16),
+        ),
+        _mm256_extracti128_si256::<1>(v),
+    );
+    finish_lane(keys, w, &data[at..])
+}
+
+/// [`fold`] with 256-bit registers.
+#[target_feature(enable = "avx2,vpclmulqdq")]
+#[inline]
+fn fold256(x: __m256i, k: __m256i, y: __m256i) -> __m256i {
+    let lo = _mm256_clmulepi64_epi128::<0x00>(x, k);
+    let hi = _mm256_clmulepi64_epi128::<0x11>(x, k);
+    _mm256_xor_si256(_mm256_xor_si256(lo, hi), y)
+}
+
 /// The CRC-32C at the end of a fold: `v`, the register of the last whole 64 bytes folded,
-/// then the bytes `rest` after them (16 at a time, then one by one; at most 64 here),
-/// inverted as a CRC-32C is.
+/// then the bytes `rest` after them (at most 64 here), inverted as a CRC-32C is.
 #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2")]
 #[inline]
 fn finish(keys: &Keys, v: __m512i, rest: &[u8]) -> u32 {
@@ -200,7 +331,16 @@ fn finish(keys: &Keys, v: __m512i, rest: &[u8]) -> u32 {
     w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<0>(t));
     w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<1>(t));
     w = _mm_xor_si128(w, _mm512_extracti32x4_epi32::<2>(t));
-    // SAFETY: as above.
+    finish_lane(keys, w, rest)
+}
+
+/// The CRC-32C at the end of a fold from its last 16-byte lane `w`, then the bytes `rest`
+/// after it (16 at a time, then one by one), inverted as a CRC-32C is.
+#[target_feature(enable = "pclmulqdq,sse4.2")]
+#[inline]
+fn finish_lane(keys: &Keys, mut w: __m128i, rest: &[u8]) -> u32 {
+    // SAFETY: a load of the 16-byte key; loads of 16 bytes of `rest` at `at`, which the
+    // loop keeps 16 bytes from its end.
     let k16 = unsafe { _mm_loadu_si128(keys.by16.as_ptr().cast()) };
     let mut at = 0;
     while at + 16 <= rest.len() {
@@ -296,10 +436,16 @@ mod tests {
 
     #[test]
     fn the_copying_fold_copies_exactly_and_agrees_at_every_length_and_start() {
-        let Some(fold) = Fold::detect() else {
-            eprintln!("no AVX-512 VPCLMULQDQ here: nothing to check");
-            return;
-        };
+        let folds = Folding::available();
+        if folds.is_empty() {
+            eprintln!("no VPCLMULQDQ here: nothing to check");
+        }
+        for fold in folds {
+            copies_exactly(fold);
+        }
+    }
+
+    fn copies_exactly(fold: Folding) {
         let data = super::super::sample(5000, 7);
         let mut out = vec![0u8; 5200];
         let base = out.as_ptr().align_offset(64);
@@ -309,7 +455,8 @@ mod tests {
                 out.fill(0xA5);
                 let dst = &mut out[base + 64..base + 64 + len];
                 let got = copy_append(fold, 0x1234_5678, dst, src, &[]);
-                assert_eq!(got, crc32c::crc32c_append(0x1234_5678, src), "len {len}");
+                let want = crc32c::crc32c_append(0x1234_5678, src);
+                assert_eq!(got, want, "{fold:?} len {len}");
                 assert_eq!(
                     &out[base + 64..base + 64 + len],
                     src,
@@ -329,17 +476,20 @@ mod tests {
 
     #[test]
     fn folding_matches_the_crc_instruction_at_every_length_and_start() {
-        let Some(fold) = Fold::detect() else {
-            eprintln!("no AVX-512 VPCLMULQDQ here: nothing to check");
-            return;
-        };
+        let folds = Folding::available();
+        if folds.is_empty() {
+            eprintln!("no VPCLMULQDQ here: nothing to check");
+        }
         let data = super::super::sample(5000, 13);
-        for len in (MIN_LEN..1100).chain([2047, 2048, 4096, 4099, 4999]) {
-            for start in [0, 1, 7, 13] {
-                let d = &data[start..(start + len).min(data.len())];
-                for crc in [0, 0xDEAD_BEEF] {
-                    let want = crc32c::crc32c_append(crc, d);
-                    assert_eq!(append(fold, crc, d), want, "len {} start {start}", d.len());
+        for fold in folds {
+            for len in (MIN_LEN..1100).chain([2047, 2048, 4096, 4099, 4999]) {
+                for start in [0, 1, 7, 13] {
+                    let d = &data[start..(start + len).min(data.len())];
+                    for crc in [0, 0xDEAD_BEEF] {
+                        let want = crc32c::crc32c_append(crc, d);
+                        let got = append(fold, crc, d);
+                        assert_eq!(got, want, "{fold:?} len {} start {start}", d.len());
+                    }
                 }
             }
         }

@@ -7,7 +7,8 @@
 //! applied in at most 32 steps.
 //!
 //! The CRC itself: three interleaved chains of the CRC instruction ([`append3`]), or, where
-//! the CPU has AVX-512 and VPCLMULQDQ, carry-less folding (`fold`, through [`append`]).
+//! the CPU has VPCLMULQDQ, carry-less folding (`fold`, through [`append`]) with 512-bit
+//! registers (AVX-512) or 256-bit ones (AVX2: AMD Zen 3).
 
 #[cfg(target_arch = "x86_64")]
 mod fold;
@@ -26,19 +27,30 @@ pub fn folding() -> bool {
     false
 }
 
-/// `crc32c(prefix ++ data)` from `crc32c(prefix)`: by folding with 512-bit carry-less
-/// multiplications where the CPU has them and `data` is 256 bytes or more
-/// (about twice the speed of the CRC instruction's three chains), else with the
-/// `crc32c` crate.
+/// `crc32c(prefix ++ data)` from `crc32c(prefix)`: by folding with 512-bit (or, without
+/// AVX-512, 256-bit) carry-less multiplications where the CPU has them and `data` is 256
+/// bytes or more (about twice the speed of the CRC instruction's three chains), else with
+/// the `crc32c` crate.
 #[inline]
 pub fn append(crc: u32, data: &[u8]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if data.len() >= fold::MIN_LEN
-        && let Some(f) = fold::Fold::detect()
+        && let Some(f) = fold::Folding::detect()
     {
         return fold::append(f, crc, data);
     }
     crc32c::crc32c_append(crc, data)
+}
+
+/// Whether [`append`] and [`copy_append`] fold with 256-bit registers only on this CPU (AVX2
+/// and VPCLMULQDQ without AVX-512, as AMD Zen 3 has): about as fast as memory, but the
+/// codec's in-order paths gain from them on fewer shapes than from the 512-bit fold
+/// (`Codec::copies_folding`).
+pub fn folds_narrow() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return matches!(fold::Folding::detect(), Some(fold::Folding::Narrow(_)));
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// The CRC-32C of `data`: [`append`] from zero (folding where the CPU can, so about twice
@@ -61,7 +73,7 @@ pub fn copy_append(crc: u32, dst: &mut [u8], src: &[u8], ahead: &[u8]) -> u32 {
     assert_eq!(dst.len(), src.len(), "a copy between slices of one length");
     #[cfg(target_arch = "x86_64")]
     if src.len() >= fold::MIN_LEN + 64
-        && let Some(f) = fold::Fold::detect()
+        && let Some(f) = fold::Folding::detect()
     {
         let head = (dst.as_ptr() as usize).wrapping_neg() & 63;
         let (d0, d1) = dst.split_at_mut(head);
