@@ -147,9 +147,9 @@ pub fn chain(len: usize) -> usize {
 /// One pass that reads each byte from memory once while the output streams past the caches,
 /// as `memcpy` does, instead of a CRC pass and then a copy. `sse42` is the evidence for
 /// the CRC instruction; without it (or below [`MIN`] bytes) this is [`copy`] and
-/// `crc32c`. Where the CRC folds ([`crc::folding`]), each 64-byte line is folded into one
-/// CRC as it is loaded for the copy ([`crc::copy_append`], which also asks for the
-/// lines of `ahead` on the way) and `t` is 0.
+/// `crc32c`. Where the CRC folds with 512-bit registers ([`crc::folding`]), each 64-byte
+/// line is folded into one CRC as it is loaded for the copy ([`crc::copy_append`], which
+/// also asks for the lines of `ahead` on the way) and `t` is 0.
 pub fn copy_crc3(
     sse42: Option<Sse42>,
     dst: &mut [u8],

@@ -50,9 +50,16 @@ const ENCODE_IN_ORDER_FROM: usize = 1024;
 /// order from 2 KiB, the next group asked for on the way").
 pub(super) const DECODE_IN_ORDER_FROM: usize = 2048;
 
+/// Where the CRC folds with 256-bit registers only ([`crc::folds_narrow`]: AMD Zen 3), the
+/// largest groups of rows of 512 bytes or more that the codec copies with the CRC folded
+/// on the way ([`Codec::copies_folding`]); measured in docs/benchmarks.md ("The CRC
+/// folded with 256-bit registers").
+const NARROW_IN_ORDER_MAX: usize = 17 << 10;
+
 /// Encoding groups larger than this goes one group at a time, each kernel beside a third
 /// of the CRC work (measured faster for `alien:4x17` and longer codes at `D = 64`), except
-/// where the CRC folds ([`crc::folding`]): there runs and one fold per run are faster.
+/// where the codec copies with the CRC folded ([`Codec::copies_folding`]): there runs and
+/// one fold per run are faster.
 const ENCODE_ONE_ABOVE: usize = 512;
 
 impl Codec {
@@ -143,7 +150,7 @@ impl Codec {
     /// work), else [`RUN_BYTES`] of payload in one kernel call.
     pub(super) fn encode_batch(&self) -> usize {
         match self.layout.group_data {
-            gd if gd > ENCODE_ONE_ABOVE && !crc::folding() => 1,
+            gd if gd > ENCODE_ONE_ABOVE && !self.copies_folding() => 1,
             gd => (RUN_BYTES / gd).max(1),
         }
     }
@@ -174,7 +181,21 @@ impl Codec {
             (false, true) => gd >= IN_ORDER_FROM,
             (false, false) => gd >= DECODE_IN_ORDER_FROM,
         };
-        big && self.sse42.is_some() && crc::folding()
+        big && self.sse42.is_some() && self.copies_folding()
+    }
+
+    /// Whether the codec copies payload with its CRC folded on the way ([`crc::copy_append`]:
+    /// [`Codec::in_order`], [`Codec::deep`], [`Codec::encode_batch`]): where the CRC folds
+    /// with 512-bit registers ([`crc::folding`]); where it folds with 256-bit ones only
+    /// ([`crc::folds_narrow`]), for groups of [`IN_ORDER_FROM`] bytes of data rows or more
+    /// whose rows are shorter than 512 bytes (`D` up to 2048), or which are at most
+    /// [`NARROW_IN_ORDER_MAX`] bytes.
+    pub(super) fn copies_folding(&self) -> bool {
+        let l = &self.layout;
+        crc::folding()
+            || crc::folds_narrow()
+                && l.group_data >= IN_ORDER_FROM
+                && (l.row_bytes < 512 || l.group_data <= NARROW_IN_ORDER_MAX)
     }
 
     /// Whether the codec codes the groups of a chunk's thirds in order through the column
@@ -264,7 +285,7 @@ impl Codec {
     /// little, with the syndrome through the lane-block kernel, `Codec::group_flips`).
     pub(super) fn deep(&self, groups: usize, wide: bool) -> bool {
         let gd = self.layout.group_data;
-        let big = gd >= IN_ORDER_FROM && self.sse42.is_some() && crc::folding();
+        let big = gd >= IN_ORDER_FROM && self.sse42.is_some() && self.copies_folding();
         groups == 1 && (wide || big)
     }
 

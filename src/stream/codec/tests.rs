@@ -555,22 +555,40 @@ fn chunks_of_small_groups_match_the_per_codeword_reference() {
 
 #[test]
 fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
-    // Where the CRC folds and the codec takes the CRC instruction (else nothing streams).
-    if !(crate::stream::crc::folding() && crate::stream::crc::Sse42::detect().is_some()) {
+    // Where the CRC folds and the codec takes the CRC instruction (else nothing streams
+    // but the deep path's chunks of wide rows).
+    let wide = crate::stream::crc::folding();
+    let folds = wide || crate::stream::crc::folds_narrow();
+    if !(folds && crate::stream::crc::Sse42::detect().is_some()) {
         return;
     }
-    for (spec, d, streamed) in [
-        ("alien:9x9", 64, false),   // 520-byte groups, fused kernels
-        ("alien:9x33", 64, false),  // 2 KiB groups of an odd board in runs
-        ("alien:8x9", 64, false),   // 520-byte groups of an even board in runs
-        ("alien:8x17", 64, true),   // 1 KiB groups of an even board in order
-        ("secded:137", 64, false),  // 1 KiB Hamming groups in runs
-        ("secded:266", 64, true),   // 2 KiB Hamming groups in order
-        ("alien:5x5", 512, true),   // 1 KiB groups in order
-        ("alien:9x9", 512, true),   // 4 KiB groups in order
-        ("secded:72", 4096, true),  // 32 KiB groups in order
-        ("alien:5x5", 32768, true), // one group a chunk: the deep path
-    ] {
+    let shapes: &[(&str, usize, bool)] = if wide {
+        &[
+            ("alien:9x9", 64, false),   // 520-byte groups, fused kernels
+            ("alien:9x33", 64, false),  // 2 KiB groups of an odd board in runs
+            ("alien:8x9", 64, false),   // 520-byte groups of an even board in runs
+            ("alien:8x17", 64, true),   // 1 KiB groups of an even board in order
+            ("secded:137", 64, false),  // 1 KiB Hamming groups in runs
+            ("secded:266", 64, true),   // 2 KiB Hamming groups in order
+            ("alien:5x5", 512, true),   // 1 KiB groups in order
+            ("alien:9x9", 512, true),   // 4 KiB groups in order
+            ("secded:72", 4096, true),  // 32 KiB groups in order
+            ("alien:5x5", 32768, true), // one group a chunk: the deep path
+        ]
+    } else {
+        // The 256-bit fold: groups from 4 KiB, at rows of 512 bytes up to 17 KiB.
+        &[
+            ("alien:9x9", 64, false),   // 520-byte groups
+            ("secded:266", 64, false),  // 2 KiB groups in runs
+            ("alien:33x33", 64, true),  // 8 KiB groups in order
+            ("alien:5x5", 512, false),  // 1 KiB groups in runs
+            ("alien:9x9", 512, true),   // 4 KiB groups in order
+            ("alien:3x17", 4096, true), // 16 KiB groups in order
+            ("secded:72", 4096, false), // 32 KiB groups in runs
+            ("alien:5x5", 32768, true), // one group a chunk: the deep path
+        ]
+    };
+    for &(spec, d, streamed) in shapes {
         let codec = Codec::new(layout(&spec.parse().unwrap(), d), false);
         assert_eq!(codec.streams_chunks(), streamed, "{spec} at D = {d}");
     }
