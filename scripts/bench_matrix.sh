@@ -5,7 +5,8 @@
 # memcpy's buffers stays in L3); RUNS runs of the whole list, one process per code and run, and
 # each cell the median of its runs' ratios, each run's kept beside it (two processes of one
 # binary, one after the other, measured 0.05-0.1x memcpy apart); written to
-# docs/bench/matrix.{json,md} and docs/plots/bench_matrix.png.
+# docs/bench/matrix.{json,md} and docs/plots/bench_matrix.png, or with MATRIX=NAME to
+# docs/bench/NAME.{json,md} and docs/plots/bench_NAME.png (another machine's matrix).
 #
 #   scripts/bench_matrix.sh [--full] [RUNS]
 #     (no flag)  a sample of the matrix: 82 codes, about 7 minutes a run here
@@ -39,7 +40,9 @@ else
     for n in 16 22 39 72 137 266 523 1024; do codes+=("secded:$n" "hamming:$n"); done
 fi
 mkdir -p docs/bench docs/plots
-out=docs/bench/matrix
+name=${MATRIX:-matrix}
+out=docs/bench/$name
+plot=docs/plots/bench_$name.png
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # One process per code, so that a long matrix shows progress and a failure names its code;
@@ -84,5 +87,5 @@ for rs in cells.values():
     results.append(m)
 json.dump({"runs": runs, "results": results}, open(out, "w"), indent=1)
 PY
-$bin bench --from "$out.json" --markdown --plot docs/plots/bench_matrix.png > "$out.md"
-echo "wrote $out.json, $out.md, docs/plots/bench_matrix.png" >&2
+$bin bench --from "$out.json" --markdown --plot "$plot" > "$out.md"
+echo "wrote $out.json, $out.md, $plot" >&2
