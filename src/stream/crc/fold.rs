@@ -53,17 +53,21 @@ pub struct Narrow(());
 impl Folding {
     /// The widest fold this CPU runs, by [`crate::cpu::features`].
     pub fn detect() -> Option<Folding> {
-        Folding::available().into_iter().next()
+        Fold::detect().map(Folding::Wide).or_else(Folding::narrow)
+    }
+
+    /// The 256-bit fold, where the CPU runs it.
+    fn narrow() -> Option<Folding> {
+        let f = crate::cpu::features();
+        let has = f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.sse42;
+        has.then_some(Folding::Narrow(Narrow(())))
     }
 
     /// Every fold this CPU runs, the widest first (the tests check each).
-    pub fn available() -> Vec<Folding> {
-        let f = crate::cpu::features();
-        let narrow = f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.sse42;
+    #[cfg(test)]
+    fn available() -> Vec<Folding> {
         let wide = Fold::detect().map(Folding::Wide);
-        wide.into_iter()
-            .chain(narrow.then_some(Folding::Narrow(Narrow(()))))
-            .collect()
+        wide.into_iter().chain(Folding::narrow()).collect()
     }
 }
 
@@ -179,14 +183,9 @@ unsafe fn append_avx512<const COPY: bool>(
     // SAFETY (every load below): each reads 64 or 16 bytes inside `data`, from a pointer
     // that the loop bounds keep at least that far from its end; with `COPY` the store is
     // to the same 64 bytes of `dst`, at a multiple of 64 (the caller's contract).
-    // Line `at` of `ahead` scaled to its length asked for as line `at` is loaded (16
-    // fraction bits: `ahead` up to a few times `data`).
-    let scale = ((ahead.len() as u64) << 16) / data.len() as u64;
+    let ahead = Ahead::new(ahead, data.len());
     let load = |at: usize| unsafe {
-        if scale != 0 {
-            let a = ((at as u64 * scale) >> 16) as usize;
-            _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().wrapping_add(a).cast());
-        }
+        ahead.ask(at);
         let v = _mm512_loadu_si512(data.as_ptr().add(at).cast());
         if COPY {
             _mm512_stream_si512(dst.add(at).cast(), v);
@@ -221,6 +220,32 @@ unsafe fn append_avx512<const COPY: bool>(
     finish(keys, v, &data[at..])
 }
 
+/// The lines of `ahead` (the bytes the caller reads next) asked for over a fold of `len`
+/// bytes: as the fold loads its line at `at`, the line at the same fraction of `ahead`.
+#[derive(Clone, Copy)]
+struct Ahead<'a> {
+    ahead: &'a [u8],
+    /// `ahead`'s length over the fold's, 16 fraction bits (`ahead` up to a few times it).
+    scale: u64,
+}
+
+impl<'a> Ahead<'a> {
+    fn new(ahead: &'a [u8], len: usize) -> Ahead<'a> {
+        let scale = ((ahead.len() as u64) << 16) / len as u64;
+        Ahead { ahead, scale }
+    }
+
+    /// Asks for the line of `ahead` at the fold's line `at`.
+    #[inline(always)]
+    fn ask(&self, at: usize) {
+        if self.scale != 0 {
+            let a = ((at as u64 * self.scale) >> 16) as usize;
+            // (`wrapping_add`: a hint's address need not lie in `ahead`.)
+            crate::slice::prefetch::line(self.ahead.as_ptr().wrapping_add(a));
+        }
+    }
+}
+
 /// `x` folded forward onto `y` (the fold's step, lane by lane): `x`'s 16-byte lanes moved
 /// as far as the constants `k` say ([`lane`]) and added into `y`'s.
 #[target_feature(enable = "avx512f,vpclmulqdq")]
@@ -236,8 +261,7 @@ fn fold(x: __m512i, k: __m512i, y: __m512i) -> __m512i {
 ///
 /// # Safety
 ///
-/// The CPU has AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2. With `COPY`, `dst` is valid for
-/// writes of `data.len()` bytes, starts at a multiple of 64 and does not overlap `data`.
+/// As for [`append_avx512`], the CPU having AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2.
 #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse4.2")]
 unsafe fn append_avx2<const COPY: bool>(
     keys: &Keys,
@@ -248,14 +272,10 @@ unsafe fn append_avx2<const COPY: bool>(
 ) -> u32 {
     // SAFETY (every load below): each reads 64 bytes inside `data`, from a pointer that the
     // loop bounds keep at least that far from its end; with `COPY` the stores are to the
-    // same bytes of `dst`, at a multiple of 32 (the caller's contract). As in
-    // `append_avx512`, the line of `ahead` at the same fraction asked for as each is loaded.
-    let scale = ((ahead.len() as u64) << 16) / data.len() as u64;
+    // same bytes of `dst`, at a multiple of 32 (the caller's contract).
+    let ahead = Ahead::new(ahead, data.len());
     let load = |at: usize| unsafe {
-        if scale != 0 {
-            let a = ((at as u64 * scale) >> 16) as usize;
-            _mm_prefetch::<_MM_HINT_T0>(ahead.as_ptr().wrapping_add(a).cast());
-        }
+        ahead.ask(at);
         let p = data.as_ptr().add(at);
         let v = [
             _mm256_loadu_si256(p.cast()),
