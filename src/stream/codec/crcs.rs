@@ -200,7 +200,8 @@ impl Codec {
 
     /// Whether the codec codes the groups of a chunk's thirds in order through the column
     /// pass (`Codec::encode_columns`, `Codec::decode_columns`), whatever their size: codes
-    /// of few data rows at `D = 4096` to 32768 where the CPU has AVX-512 BW and VPCLMULQDQ.
+    /// of few data rows at `D = 4096` to 65536 where the CPU has AVX-512 BW and VPCLMULQDQ,
+    /// and on fewer shapes where it has AVX2 and VPCLMULQDQ only.
     pub(super) fn has_columns(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         return self.columns.is_some();

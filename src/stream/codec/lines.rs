@@ -39,7 +39,7 @@ use super::decode::ChunkStats;
 use crate::slice::kernel::{Plan, SetProgram};
 use crate::slice::locate::Locator;
 use crate::slice::prefetch;
-use crate::stream::crc::{Fold, RowFold};
+use crate::stream::crc::{Fold, Folding, RowFold};
 use crate::stream::nt;
 use std::arch::x86_64::*;
 
@@ -172,7 +172,7 @@ impl Lines {
         };
         Some(Lines {
             // (One register: pieces of any length of at least 128 bytes give the same steps.)
-            fold: RowFold::new(fold, 128),
+            fold: RowFold::new(Folding::Wide(fold), 128),
             w,
             sets: sets.to_vec(),
             program,

@@ -608,6 +608,7 @@ fn chunks_whose_payload_is_streamed_are_the_deep_and_in_order_ones() {
 /// (Codes and depths that the line pass does not take: at `D = 4096`, codes of fewer than
 /// four data rows.)
 #[test]
+#[cfg(target_arch = "x86_64")]
 fn the_column_pass_matches_the_reference_at_every_alignment() {
     for (spec, depth) in [
         ("alien:3x3", 32768),
@@ -617,15 +618,19 @@ fn the_column_pass_matches_the_reference_at_every_alignment() {
     ] {
         let l = layout(&spec.parse().unwrap(), depth);
         let codec = Codec::new(l.clone(), true);
-        if !codec.has_columns() {
-            eprintln!("{spec} D={depth}: no column pass on this CPU, nothing to check");
-            continue;
-        }
         assert!(
             !codec.has_lines(),
             "{spec} D={depth}: the line pass decodes"
         );
-        groups_in_order_match_the_reference(spec, depth, &[2e-5]);
+        if codec.has_columns() {
+            groups_in_order_match_the_reference(spec, depth, &[2e-5], false);
+        }
+        // And on 256-bit registers, which the codec takes on fewer shapes.
+        if codec.with_narrow_columns().is_some() {
+            groups_in_order_match_the_reference(spec, depth, &[2e-5], true);
+        } else {
+            eprintln!("{spec} D={depth}: no 256-bit fold on this CPU, nothing to check");
+        }
     }
 }
 
@@ -671,7 +676,7 @@ fn the_line_pass_matches_the_reference_at_every_alignment() {
             decide,
             "{spec} D={depth}"
         );
-        groups_in_order_match_the_reference(spec, depth, &[1e-4, 2e-3]);
+        groups_in_order_match_the_reference(spec, depth, &[1e-4, 2e-3], false);
     }
     assert!(
         programs == 0 || programs == 4,
@@ -683,12 +688,20 @@ fn the_line_pass_matches_the_reference_at_every_alignment() {
 /// offset from a multiple of 64 into one at every offset, equal the per-codeword reference;
 /// at each bit error rate of `bers`, they decode as the reference decoder does, with the
 /// same corrections and the `crc32c` crate's CRC, never wrong and verified.
-fn groups_in_order_match_the_reference(spec: &str, depth: usize, bers: &[f64]) {
+#[cfg(target_arch = "x86_64")]
+fn groups_in_order_match_the_reference(spec: &str, depth: usize, bers: &[f64], narrow: bool) {
     let code: Spec = spec.parse().unwrap();
     let l = layout(&code, depth);
     let (gd, gb) = (l.group_data, l.group_bytes);
-    let codec = Codec::new(l.clone(), true);
-    let encoder = Codec::new(l.clone(), false);
+    let (mut codec, mut encoder) = (Codec::new(l.clone(), true), Codec::new(l.clone(), false));
+    if narrow {
+        codec = codec
+            .with_narrow_columns()
+            .expect("the 256-bit column pass");
+        encoder = encoder
+            .with_narrow_columns()
+            .expect("the 256-bit column pass");
+    }
     assert!(l.chunk_groups >= 4, "{spec} D={depth}: groups in thirds");
     let reference = code::build(&code);
     let len = l.chunk_size;
@@ -768,6 +781,7 @@ fn groups_in_order_match_the_reference(spec: &str, depth: usize, bers: &[f64]) {
 /// chunks decode as the reference decoder does, with the crate's CRC, never wrong and
 /// verified, and verified when repaired.
 #[test]
+#[cfg(target_arch = "x86_64")]
 fn one_group_chunks_through_the_column_pass_match_the_reference() {
     for (spec, depth) in [
         ("secded:16", 32768),
@@ -780,11 +794,15 @@ fn one_group_chunks_through_the_column_pass_match_the_reference() {
     ] {
         let code: Spec = spec.parse().unwrap();
         let codec = Codec::new(layout(&code, depth), true);
-        if codec.deep_columns().is_none() {
-            eprintln!("{spec} D={depth}: no column pass on this CPU, nothing to check");
-            continue;
+        let narrow = Codec::new(layout(&code, depth), true).with_narrow_columns();
+        // The pass the codec takes, and the pass on 256-bit registers on every shape.
+        for codec in [Some(codec), narrow].into_iter().flatten() {
+            if codec.deep_columns().is_none() {
+                eprintln!("{spec} D={depth}: no column pass here, nothing to check");
+                continue;
+            }
+            one_group_chunks_match_the_reference(&codec, &code, &[0, 1, 16, 31, 63]);
         }
-        one_group_chunks_match_the_reference(&codec, &code, &[0, 1, 16, 31, 63]);
     }
 }
 

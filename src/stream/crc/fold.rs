@@ -56,8 +56,8 @@ impl Folding {
         Fold::detect().map(Folding::Wide).or_else(Folding::narrow)
     }
 
-    /// The 256-bit fold, where the CPU runs it.
-    fn narrow() -> Option<Folding> {
+    /// The 256-bit fold, where the CPU runs it (beside the 512-bit one, or alone).
+    pub fn narrow() -> Option<Folding> {
         let f = crate::cpu::features();
         let has = f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.sse42;
         has.then_some(Folding::Narrow(Narrow(())))
@@ -314,18 +314,23 @@ unsafe fn append_avx2<const COPY: bool>(
         // SAFETY: the bytes `at..` of `dst` (the caller's contract), as many as are left.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().add(at), dst.add(at), len - at) };
     }
-    // The first lane into the second.
+    finish_lane(keys, last_lane256(keys, v), &data[at..])
+}
+
+/// A 256-bit register's first lane folded into its second.
+#[target_feature(enable = "avx2,pclmulqdq")]
+#[inline]
+fn last_lane256(keys: &Keys, v: __m256i) -> __m128i {
     // SAFETY: a load of the 16-byte key.
     let k16 = unsafe { _mm_loadu_si128(keys.by16.as_ptr().cast()) };
     let lo = _mm256_castsi256_si128(v);
-    let w = _mm_xor_si128(
+    _mm_xor_si128(
         _mm_xor_si128(
             _mm_clmulepi64_si128::<0x00>(lo, k16),
             _mm_clmulepi64_si128::<0x11>(lo, k16),
         ),
         _mm256_extracti128_si256::<1>(v),
-    );
-    finish_lane(keys, w, &data[at..])
+    )
 }
 
 /// [`fold`] with 256-bit registers.
@@ -383,7 +388,8 @@ fn finish_lane(keys: &Keys, mut w: __m128i, rest: &[u8]) -> u32 {
 /// The CRC-32C of a message read as pieces of equal length, 64 bytes of every piece at a
 /// time (the codec's column pass, `Codec::encode_columns`): each piece folds into a register
 /// of its own ([`RowFold::first`], [`RowFold::step`]), and the registers fold into one at the
-/// end ([`RowFold::finish`]), each moved by a piece's length.
+/// end ([`RowFold::finish`]), each moved by a piece's length. Where the CPU folds with
+/// 256-bit registers only, a piece's register is two of them ([`RowFold::step_narrow`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RowFold {
     keys: &'static Keys,
@@ -395,7 +401,7 @@ pub struct RowFold {
 
 impl RowFold {
     /// The fold of pieces of `row_bytes` bytes (a multiple of 64, at least 128).
-    pub fn new(fold: Fold, row_bytes: usize) -> RowFold {
+    pub fn new(fold: Folding, row_bytes: usize) -> RowFold {
         let _ = fold;
         assert!(
             row_bytes >= 128 && row_bytes.is_multiple_of(64),
@@ -447,6 +453,40 @@ impl RowFold {
             fold(a, if j == last { by_last } else { by_row }, regs[j])
         });
         finish(self.keys, v, rest)
+    }
+
+    /// [`RowFold::first`] with a register of two 256-bit halves (the 256-bit fold).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn first_narrow(crc: u32, v: [__m256i; 2]) -> [__m256i; 2] {
+        let c = _mm256_zextsi128_si256(_mm_cvtsi32_si128(!crc as i32));
+        [_mm256_xor_si256(v[0], c), v[1]]
+    }
+
+    /// [`RowFold::step`] with registers of two 256-bit halves (the 256-bit fold).
+    #[target_feature(enable = "avx2,vpclmulqdq")]
+    #[inline]
+    pub fn step_narrow(&self, x: [__m256i; 2], v: [__m256i; 2]) -> [__m256i; 2] {
+        // SAFETY: a load of the first 32 bytes of the key.
+        let k = unsafe { _mm256_loadu_si256(self.keys.by64.as_ptr().cast()) };
+        [fold256(x[0], k, v[0]), fold256(x[1], k, v[1])]
+    }
+
+    /// [`RowFold::finish`] with registers of two 256-bit halves (the 256-bit fold).
+    #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse4.2")]
+    #[inline]
+    pub fn finish_narrow(&self, regs: &[[__m256i; 2]], rest: &[u8]) -> u32 {
+        // SAFETY: loads of the first 32 bytes of the keys.
+        let key = |k: &[u64; 8]| unsafe { _mm256_loadu_si256(k.as_ptr().cast()) };
+        let (by_row, by_last) = (key(&self.by_row), key(&self.by_last));
+        let last = regs.len() - 1;
+        let [a, b] = (1..regs.len()).fold(regs[0], |a, j| {
+            let k = if j == last { by_last } else { by_row };
+            [fold256(a[0], k, regs[j][0]), fold256(a[1], k, regs[j][1])]
+        });
+        // The first half into the second, then its first lane into its last.
+        let v = fold256(a, key(&self.keys.by32), b);
+        finish_lane(self.keys, last_lane256(self.keys, v), rest)
     }
 }
 

@@ -13,7 +13,7 @@
 #[cfg(target_arch = "x86_64")]
 mod fold;
 #[cfg(target_arch = "x86_64")]
-pub use fold::{Fold, RowFold};
+pub use fold::{Fold, Folding, RowFold};
 
 /// Whether [`append`] folds with 512-bit carry-less multiplications on this CPU (for
 /// pieces of 256 bytes or more): then three pieces one after the other are faster than the

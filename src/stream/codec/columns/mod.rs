@@ -34,12 +34,19 @@
 //! the row's bytes from `h` to `h` past its end (the next row's first `h` bytes, through its
 //! wrap), so that the registers are of consecutive pieces of the payload of one length;
 //! the first `h` bytes and the last row's last `64 - h` are taken apart.
+//!
+//! The pass runs on lines of one 512-bit register where the CPU has AVX-512, and of two
+//! 256-bit ones where it has AVX2 and VPCLMULQDQ only ([`line`]); there the codec takes it on
+//! fewer shapes ([`narrow_pays`]).
 
 use super::Codec;
 use crate::slice::kernel::{Plan, V};
 use crate::slice::prefetch;
-use crate::stream::crc::{self, Fold, RowFold};
+use crate::stream::crc::{self, Folding, RowFold};
+use line::{Line, Pair};
 use std::arch::x86_64::*;
+
+mod line;
 
 /// The most data rows of a group in the column pass. Codes of up to 17 gained at
 /// `D = 4096` (encode alien:3x3 0.37 -> 0.68x memcpy, secded:16 0.48 -> 0.66, hamming:22 0.53
@@ -64,11 +71,14 @@ const MAX_ROW_BYTES: usize = 8192;
 /// clean decode up to 1.5x); alien:5x5 (6.1) lost 7-12 %, alien:3x17 (16) 20 %.
 const MAX_SUMS_A_ROW: usize = 5;
 
-/// Evidence that the CPU runs the column pass (AVX-512 F and BW, VPCLMULQDQ and SSE4.2),
-/// with the CRC constants of the codec's rows and its parity rows as sets of data rows.
+/// Evidence that the CPU runs the column pass (AVX-512 F and BW, or AVX2; VPCLMULQDQ,
+/// PCLMULQDQ and SSE4.2), with the CRC constants of the codec's rows and its parity rows as
+/// sets of data rows.
 #[derive(Clone, Debug)]
 pub(super) struct Columns {
     rows: RowFold,
+    /// Whether the pass runs on 512-bit registers (else on 256-bit ones: [`Pair`]).
+    wide: bool,
     /// Parity row `q` is the sum of the data rows of the bits of `sets[q]`
     /// ([`Plan::parity_sets`]).
     sets: Vec<u64>,
@@ -77,19 +87,29 @@ pub(super) struct Columns {
 impl Columns {
     /// The column pass for groups of the plan's data rows of `row_bytes` bytes, where the CPU
     /// has what it needs and the group suits it (rows of 512 bytes to [`MAX_ROW_BYTES`], at
-    /// most [`MAX_ROWS`] data rows, at most [`MAX_SUMS_A_ROW`] sums a row).
+    /// most [`MAX_ROWS`] data rows, at most [`MAX_SUMS_A_ROW`] sums a row); on 256-bit
+    /// registers, only where they were measured to pay ([`narrow_pays`]).
     pub(super) fn detect(row_bytes: usize, plan: &Plan) -> Option<Columns> {
-        let fold = Fold::detect()?;
+        let fold = Folding::detect()?;
+        let pays = match fold {
+            Folding::Wide(_) => crate::cpu::features().avx512bw,
+            Folding::Narrow(_) => narrow_pays(row_bytes, plan.data_rows()),
+        };
+        pays.then(|| Columns::of(fold, row_bytes, plan)).flatten()
+    }
+
+    /// The column pass on the registers of `fold` where the group suits it.
+    pub(super) fn of(fold: Folding, row_bytes: usize, plan: &Plan) -> Option<Columns> {
         let k = plan.data_rows();
         let rows = (512..=MAX_ROW_BYTES).contains(&row_bytes) && row_bytes.is_multiple_of(64);
-        let fits = rows && (1..=MAX_ROWS).contains(&k);
-        if !(crate::cpu::features().avx512bw && fits) {
+        if !(rows && (1..=MAX_ROWS).contains(&k)) {
             return None;
         }
         let sets = plan.parity_sets()?;
         let sums: usize = sets.iter().map(|m| m.count_ones() as usize).sum();
         (sums <= MAX_SUMS_A_ROW * k).then(|| Columns {
             rows: RowFold::new(fold, row_bytes),
+            wide: matches!(fold, Folding::Wide(_)),
             sets: sets.to_vec(),
         })
     }
@@ -98,6 +118,19 @@ impl Columns {
     pub(super) fn sets(&self) -> &[u64] {
         &self.sets
     }
+}
+
+/// Whether the column pass on 256-bit registers ([`Pair`]: AVX2 without AVX-512, AMD Zen 3)
+/// pays for groups of `k` data rows of `row_bytes`. In one process, the pass and the codec
+/// without it alternated (64 MiB, medians of nine paired ratios), it gained at rows of 8 KiB
+/// (`D = 65536`: encode 1.0-1.3x, hamming:22 1.19-1.26, alien:3x5 1.10-1.23, clean decode
+/// 0.93-1.16) and, for codes of four data rows or fewer (alien:3x3), at rows of 2 KiB and
+/// more (encode 1.3-2.0x, clean decode 0.95-1.4x); it lost on clean decode at rows of 512
+/// bytes (alien:3x3, 4x3, 3x5, 5x3, 8x3, secded:16 and 22 at `D = 4096` 0.73-0.90) and
+/// encoded and decoded 0.8-1.0x at 4 KiB (docs/benchmarks.md, "The column pass on 256-bit
+/// registers").
+fn narrow_pays(row_bytes: usize, k: usize) -> bool {
+    row_bytes >= MAX_ROW_BYTES || k <= 4 && row_bytes >= 2048
 }
 
 /// Lines of every row the column pass takes at a time.
@@ -112,6 +145,16 @@ pub(super) struct ColumnScratch {
 }
 
 impl Codec {
+    /// The codec with the column pass on 256-bit registers wherever the group suits it
+    /// (the tests: that pass on every shape, on a CPU with AVX-512 too), or `None` where the
+    /// CPU has no 256-bit fold or the group does not suit the pass.
+    #[cfg(test)]
+    pub(super) fn with_narrow_columns(mut self) -> Option<Codec> {
+        let cols = Columns::of(Folding::narrow()?, self.layout.row_bytes, &self.plan)?;
+        self.columns = Some(cols);
+        Some(self)
+    }
+
     /// Scratch space for the column pass.
     pub(super) fn column_scratch(&self) -> ColumnScratch {
         let k = self.layout.k;
@@ -167,10 +210,20 @@ impl Codec {
         let none: (&mut [u8], &mut [u64]) = (&mut [], &mut []);
         // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
         unsafe {
-            if rows.split < rows.count {
-                pass::<false, true>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, none)
-            } else {
-                pass::<false, false>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, none)
+            let rb = l.row_bytes;
+            match (cols.wide, rows.split < rows.count) {
+                (true, true) => {
+                    pass_wide::<false, true>(cols, rb, rows, chains, crcs, o, ahead, s, none)
+                }
+                (true, false) => {
+                    pass_wide::<false, false>(cols, rb, rows, chains, crcs, o, ahead, s, none)
+                }
+                (false, true) => {
+                    pass_narrow::<false, true>(cols, rb, rows, chains, crcs, o, ahead, s, none)
+                }
+                (false, false) => {
+                    pass_narrow::<false, false>(cols, rb, rows, chains, crcs, o, ahead, s, none)
+                }
             }
         };
     }
@@ -230,7 +283,14 @@ impl Codec {
         let rows = Rows::new(genc, l.k + self.r, &[], l.k + self.r);
         self.check(cols, rows, l.k, chains, crcs, s);
         // SAFETY: `cols` shows that the CPU has the features; the shapes are checked.
-        unsafe { pass::<true, false>(cols, l.row_bytes, rows, chains, crcs, o, ahead, s, syn) }
+        unsafe {
+            let rb = l.row_bytes;
+            if cols.wide {
+                pass_wide::<true, false>(cols, rb, rows, chains, crcs, o, ahead, s, syn)
+            } else {
+                pass_narrow::<true, false>(cols, rb, rows, chains, crcs, o, ahead, s, syn)
+            }
+        }
     }
 
     /// The shapes the pass takes: the code's rows, every row there to be read, chains of
@@ -353,30 +413,31 @@ impl Pass<'_> {
     }
 }
 
-/// The first `L` lines of the data rows of the set `m` (bits of `lines`, rows of a step's
+/// The first `N` lines of the data rows of the set `m` (bits of `lines`, rows of a step's
 /// lines), summed line by line.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F; `m` has no bit past `lines.len()`; `L <= B / 8`.
+/// The CPU has the features of `L` ([`Line`]); `m` has no bit past `lines.len()`;
+/// `N <= B / 8`.
 #[inline(always)]
-unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__m512i; L] {
+unsafe fn sum<L: Line, const B: usize, const N: usize>(lines: &[V<B>], mut m: u64) -> [L; N] {
     // SAFETY: the caller's contract.
     unsafe {
-        let mut a = [_mm512_setzero_si512(); L];
+        let mut a = [L::zero(); N];
         while m != 0 {
             let b = lines.get_unchecked(m.trailing_zeros() as usize);
             m &= m - 1;
             for (l, a) in a.iter_mut().enumerate() {
-                *a = _mm512_xor_si512(*a, _mm512_loadu_si512(b.0.as_ptr().add(8 * l).cast()));
+                *a = a.xor(L::load(b.0.as_ptr().add(8 * l).cast()));
             }
         }
         a
     }
 }
 
-/// One step of the column pass: the `L` lines (`B = 8 L` words) from byte `x` of every row
-/// (`x + 64 L` at most `rb - 64 + h`); decoding, the syndrome's lines ORed into `any` and,
+/// One step of the column pass: the `N` lines (`B = 8 N` words) from byte `x` of every row
+/// (`x + 64 N` at most `rb - 64 + h`); decoding, the syndrome's lines ORed into `any` and,
 /// line by line, into the OR row (`Pass::any`). With `SPLIT` the data rows are read from
 /// where [`Pass::row`] puts them, else every row from the one source `src`, at the stores'
 /// offsets.
@@ -385,12 +446,12 @@ unsafe fn sum<const B: usize, const L: usize>(lines: &[V<B>], mut m: u64) -> [__
 ///
 /// As for [`pass`], with `x` as above.
 #[inline(always)]
-unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: bool>(
+unsafe fn step<L: Line, const B: usize, const N: usize, const DECODE: bool, const SPLIT: bool>(
     p: &Pass<'_>,
     x: usize,
     lines: &mut [V<B>],
-    regs: &mut [__m512i],
-    any: &mut __m512i,
+    regs: &mut [L],
+    any: &mut L,
 ) {
     // SAFETY (the loads and stores): every offset `y` into a row has `y + 64 <= rb` and the
     // row is one of the pass's rows (loads) or of `dst`, of the syndrome rows or their OR
@@ -398,7 +459,7 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
     // of 64 from its start, a multiple of 64.
     unsafe {
         for (i, (b, reg)) in lines.iter_mut().zip(regs.iter_mut()).enumerate() {
-            for l in 0..L {
+            for l in 0..N {
                 let at = i * p.rb + x + 64 * l;
                 if at < p.ahead.len() {
                     prefetch::line_l2(p.ahead.as_ptr().add(at));
@@ -410,33 +471,32 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
                 } else {
                     p.src.add(at)
                 };
-                let v = _mm512_loadu_si512(from.cast());
-                _mm512_stream_si512(p.dst.add(at).cast(), v);
+                let v = L::load(from);
+                v.stream(p.dst.add(at));
                 *reg = if x + 64 * l != p.h {
-                    p.cols.rows.step(*reg, v)
+                    L::step(&p.cols.rows, *reg, v)
                 } else if p.starts >> i & 1 != 0 {
-                    RowFold::first(p.heads[i], v)
+                    L::first(p.heads[i], v)
                 } else {
                     v
                 };
-                _mm512_storeu_si512(b.0.as_mut_ptr().add(8 * l).cast(), v);
+                v.store(b.0.as_mut_ptr().add(8 * l).cast());
             }
         }
-        let mut ors = [_mm512_setzero_si512(); L];
+        let mut ors = [L::zero(); N];
         for (q, &m) in p.cols.sets.iter().enumerate() {
-            let par = sum::<B, L>(lines, m);
+            let par = sum::<L, B, N>(lines, m);
             for (l, v) in par.into_iter().enumerate() {
                 let at = (p.k + q) * p.rb + x + 64 * l;
                 if DECODE {
                     if at < p.ahead.len() {
                         prefetch::line_l2(p.ahead.as_ptr().add(at));
                     }
-                    let e = _mm512_loadu_si512(p.src.add(at).cast());
-                    let e = _mm512_xor_si512(v, e);
-                    _mm512_storeu_si512(p.syn.add(q * p.rb + x + 64 * l).cast(), e);
-                    ors[l] = _mm512_or_si512(ors[l], e);
+                    let e = v.xor(L::load(p.src.add(at)));
+                    e.store(p.syn.add(q * p.rb + x + 64 * l));
+                    ors[l] = ors[l].or(e);
                 } else {
-                    _mm512_stream_si512(p.dst.add(at).cast(), v);
+                    v.stream(p.dst.add(at));
                 }
             }
         }
@@ -444,11 +504,55 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
             // (The OR row made here: made afterwards from the syndrome rows in cache, it was
             // an eighth of alien:3x3's decode at BER 1e-4.)
             for (l, o) in ors.into_iter().enumerate() {
-                _mm512_storeu_si512(p.any.add(x + 64 * l).cast(), o);
-                *any = _mm512_or_si512(*any, o);
+                o.store(p.any.add(x + 64 * l));
+                *any = any.or(o);
             }
         }
     }
+}
+
+/// [`pass`] with 512-bit lines.
+///
+/// # Safety
+///
+/// As for [`pass`], the CPU having AVX-512 F and BW, VPCLMULQDQ and SSE4.2.
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,sse4.2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pass_wide<const DECODE: bool, const SPLIT: bool>(
+    cols: &Columns,
+    rb: usize,
+    rows: Rows<'_>,
+    chains: &[Chain],
+    crcs: &mut [u32],
+    dst: &mut [u8],
+    ahead: &[u8],
+    s: &mut ColumnScratch,
+    syn: (&mut [u8], &mut [u64]),
+) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { pass::<__m512i, DECODE, SPLIT>(cols, rb, rows, chains, crcs, dst, ahead, s, syn) }
+}
+
+/// [`pass`] with lines of two 256-bit registers.
+///
+/// # Safety
+///
+/// As for [`pass`], the CPU having AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse4.2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pass_narrow<const DECODE: bool, const SPLIT: bool>(
+    cols: &Columns,
+    rb: usize,
+    rows: Rows<'_>,
+    chains: &[Chain],
+    crcs: &mut [u32],
+    dst: &mut [u8],
+    ahead: &[u8],
+    s: &mut ColumnScratch,
+    syn: (&mut [u8], &mut [u64]),
+) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { pass::<Pair, DECODE, SPLIT>(cols, rb, rows, chains, crcs, dst, ahead, s, syn) }
 }
 
 /// The column pass over one group of rows of `rb` bytes: `rows` are the payload's
@@ -459,15 +563,15 @@ unsafe fn step<const B: usize, const L: usize, const DECODE: bool, const SPLIT: 
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512 F and BW, VPCLMULQDQ and SSE4.2; `rb` is a multiple of 64 of at
-/// least 128; `rows` holds every row it counts, of `rb` bytes (the data rows of
-/// `s.regs.len()`, and decoding the parity rows of `cols.sets` after them), `dst` is a
-/// whole group (encoding) or its data rows; the chains are of data rows, in order, with a
-/// CRC for each in `crcs`; decoding, `syn.0` has a row for every parity row and `syn.1`
-/// one row of words; as [`Codec::check`] and the callers check.
-#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,sse4.2")]
+/// The CPU has the features of `L` ([`Line`]); `rb` is a multiple of 64 of at least 128;
+/// `rows` holds every row it counts, of `rb` bytes (the data rows of `s.regs.len()`, and
+/// decoding the parity rows of `cols.sets` after them), `dst` is a whole group (encoding)
+/// or its data rows; the chains are of data rows, in order, with a CRC for each in
+/// `crcs`; decoding, `syn.0` has a row for every parity row and `syn.1` one row of words;
+/// as [`Codec::check`] and the callers check.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
+unsafe fn pass<L: Line, const DECODE: bool, const SPLIT: bool>(
     cols: &Columns,
     rb: usize,
     rows: Rows<'_>,
@@ -479,6 +583,11 @@ unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
     syn: (&mut [u8], &mut [u64]),
 ) -> bool {
     let (k, r) = (s.regs.len(), cols.sets.len());
+    // SAFETY: a line is 64 bytes aligned to at most 64, as the registers kept for it.
+    let regs: &mut [L] = unsafe {
+        const { assert!(size_of::<L>() == 64 && align_of::<L>() <= 64) };
+        std::slice::from_raw_parts_mut(s.regs.as_mut_ptr().cast(), k)
+    };
     // The output's lines start `h` bytes into every row.
     let h = (dst.as_ptr() as usize).wrapping_neg() & 63;
     let mut p = Pass {
@@ -508,80 +617,66 @@ unsafe fn pass<const DECODE: bool, const SPLIT: bool>(
         p.cuts |= 1 << a | 1 << c.rows.end;
     }
     dst[..h].copy_from_slice(bytes(&p, 0, 0, h));
-    let mut any = _mm512_setzero_si512();
-    let mut x = h;
-    // SAFETY: the steps stay within `rb - 64 + h` of every row's start.
+    // SAFETY (to the end): the features of `L` (the caller's contract). The steps stay
+    // within `rb - 64 + h` of every row's start; the wraps' loads and stores are of the
+    // bytes of one row ([`Line::wrap`], [`Line::put`]), and their lines are streamed `h`
+    // past a multiple of 64, as the steps'.
     unsafe {
+        let mut any = L::zero();
+        let mut x = h;
         while x + 64 * STEP <= rb - 64 + h {
-            step::<{ 8 * STEP }, STEP, DECODE, SPLIT>(&p, x, &mut s.wide, &mut s.regs, &mut any);
+            step::<L, { 8 * STEP }, STEP, DECODE, SPLIT>(&p, x, &mut s.wide, regs, &mut any);
             x += 64 * STEP;
         }
         while x + 64 <= rb - 64 + h {
-            step::<8, 1, DECODE, SPLIT>(&p, x, &mut s.one, &mut s.regs, &mut any);
+            step::<L, 8, 1, DECODE, SPLIT>(&p, x, &mut s.one, regs, &mut any);
             x += 64;
         }
-    }
-    let dp = p.dst;
-    // SAFETY: as in `step`; the wrap lines are stored `h` past a multiple of 64 as well.
-    let stream = |at: usize, v: __m512i| unsafe { _mm512_stream_si512(dp.add(at).cast(), v) };
-    // The wraps: each row's last `64 - h` bytes, then its first `h` (masked loads, inside
-    // the row).
-    let tail = (u64::MAX >> h) as __mmask64;
-    let wrap = |row: usize| unsafe {
-        let end = _mm512_maskz_loadu_epi8(tail, p.row(row).add(rb - 64 + h).cast());
-        _mm512_mask_loadu_epi8(end, !tail, p.row(row).wrapping_sub(64 - h).cast())
-    };
-    let mut before = _mm512_setzero_si512();
-    for i in 0..k {
-        let w = wrap(i);
-        // SAFETY: a store of 64 bytes into a block.
-        unsafe { _mm512_storeu_si512(s.one[i].0.as_mut_ptr().cast(), w) };
-        if i > 0 {
-            let line = _mm512_mask_blend_epi8(!tail, before, w);
-            stream(i * rb - 64 + h, line);
-            if p.cuts >> i & 1 == 0 {
-                s.regs[i - 1] = cols.rows.step(s.regs[i - 1], line);
+        let dp = p.dst;
+        let stream = |at: usize, v: L| v.stream(dp.add(at));
+        // The wraps: each row's last `64 - h` bytes, then its first `h`.
+        let wrap = |row: usize| L::wrap(p.row(row), rb, h);
+        let mut before = L::zero();
+        for i in 0..k {
+            let w = wrap(i);
+            w.store(s.one[i].0.as_mut_ptr().cast());
+            if i > 0 {
+                let line = L::blend(h, before, w);
+                stream(i * rb - 64 + h, line);
+                if p.cuts >> i & 1 == 0 {
+                    regs[i - 1] = L::step(&cols.rows, regs[i - 1], line);
+                }
             }
+            before = w;
         }
-        before = w;
-    }
-    for (c, crc) in chains.iter().zip(crcs.iter_mut()) {
-        let last = bytes(&p, c.rows.end - 1, rb - 64 + h, 64 - h);
-        *crc = cols.rows.finish(&s.regs[c.rows.clone()], last);
-    }
-    // SAFETY: the sets have no bit past the `k` data rows (`Plan::parity_sets`).
-    let par = |q: usize| unsafe { sum::<8, 1>(&s.one, cols.sets[q])[0] };
-    if DECODE {
-        // SAFETY: the bytes of a syndrome row (or of the OR row) the wrap holds (masked
-        // stores, inside the row, as the wrap's loads).
-        let put = |row: *mut u8, e: __m512i| unsafe {
-            _mm512_mask_storeu_epi8(row.add(rb - 64 + h).cast(), tail, e);
-            _mm512_mask_storeu_epi8(row.wrapping_sub(64 - h).cast(), !tail, e);
-        };
-        let mut or = _mm512_setzero_si512();
+        for (c, crc) in chains.iter().zip(crcs.iter_mut()) {
+            let last = bytes(&p, c.rows.end - 1, rb - 64 + h, 64 - h);
+            *crc = L::finish(&cols.rows, &regs[c.rows.clone()], last);
+        }
+        // (The sets have no bit past the `k` data rows: `Plan::parity_sets`.)
+        let par = |q: usize| sum::<L, 8, 1>(&s.one, cols.sets[q])[0];
+        if DECODE {
+            let mut or = L::zero();
+            for q in 0..r {
+                let e = par(q).xor(wrap(k + q));
+                e.put(p.syn.wrapping_add(q * rb), rb, h);
+                or = or.or(e);
+            }
+            or.put(p.any, rb, h);
+            any = any.or(or);
+            let end = k * rb - 64 + h;
+            dst[end..].copy_from_slice(bytes(&p, k - 1, rb - 64 + h, 64 - h));
+            return any.nonzero();
+        }
         for q in 0..r {
-            let e = _mm512_xor_si512(par(q), wrap(k + q));
-            put(p.syn.wrapping_add(q * rb), e);
-            or = _mm512_or_si512(or, e);
+            let w = par(q);
+            stream((k + q) * rb - 64 + h, L::blend(h, before, w));
+            before = w;
         }
-        put(p.any, or);
-        any = _mm512_or_si512(any, or);
-        let end = k * rb - 64 + h;
-        dst[end..].copy_from_slice(bytes(&p, k - 1, rb - 64 + h, 64 - h));
-        return _mm512_test_epi64_mask(any, any) != 0;
+        let mut last = [0u8; 64];
+        before.store(last.as_mut_ptr());
+        let end = (k + r) * rb - 64 + h;
+        dst[end..].copy_from_slice(&last[..64 - h]);
     }
-    for q in 0..r {
-        let w = par(q);
-        stream(
-            (k + q) * rb - 64 + h,
-            _mm512_mask_blend_epi8(!tail, before, w),
-        );
-        before = w;
-    }
-    let mut last = [0u8; 64];
-    // SAFETY: a store of 64 bytes into `last`.
-    unsafe { _mm512_storeu_si512(last.as_mut_ptr().cast(), before) };
-    let end = (k + r) * rb - 64 + h;
-    dst[end..].copy_from_slice(&last[..64 - h]);
     false
 }
