@@ -1,6 +1,6 @@
 //! The single-word fast path (`D = 64`) of short codes with at most eight check rows, on
-//! AVX-512: the parity words of a group as the code's generator matrix applied to its data
-//! words.
+//! AVX-512 ([`run`]) or AVX2 ([`run_avx2`]): the parity words of a group as the code's
+//! generator matrix applied to its data words.
 //!
 //! A group at `D = 64` is `k` data words and `r <= 8` parity words, and parity word `q` is
 //! the XOR of the data words of its set ([`super::Plan::parity_sets`]). Lane `q` of one
@@ -212,19 +212,231 @@ unsafe fn copy(s: *const u8, d: *mut u8, masks: &[u8]) {
     }
 }
 
+/// [`run`] on AVX2: the parity words in one 256-bit register (four check rows or fewer) or
+/// two, each data word broadcast and added with an AND and an XOR a register; the moves are
+/// whole registers and, for a group's last words, 16- and 8-byte moves, never past the
+/// group's words.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn run_avx2<const COPY: bool, const MODE: u8>(
+    m: &Matrix64,
+    src: &[u8],
+    out: &mut [u8],
+    gd: usize,
+    gb: usize,
+    words: &mut [u64],
+) -> usize {
+    // SAFETY: the CPU has AVX2 (the contract).
+    unsafe {
+        if m.r > 4 {
+            run_narrow::<COPY, MODE, true>(m, src, out, gd, gb, words)
+        } else {
+            run_narrow::<COPY, MODE, false>(m, src, out, gd, gb, words)
+        }
+    }
+}
+
+/// [`run_avx2`] with two registers of parity words (`TWO`) or one.
+///
+/// # Safety
+/// The CPU must support AVX2; `TWO` when the matrix has more than four check rows.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn run_narrow<const COPY: bool, const MODE: u8, const TWO: bool>(
+    m: &Matrix64,
+    src: &[u8],
+    out: &mut [u8],
+    gd: usize,
+    gb: usize,
+    words: &mut [u64],
+) -> usize {
+    let (k, r) = (m.k, m.r);
+    assert!(
+        words.len() >= r && (r > 4) == TWO,
+        "room for the parity words"
+    );
+    let (s0, o0) = (src.as_ptr(), out.as_mut_ptr());
+    let w0: *mut u8 = words.as_mut_ptr().cast();
+    // The parity words `acc` (or the syndrome) stored at `p`: `r` words.
+    // SAFETY (callers): `p` has room for `r` words.
+    let put = |p: *mut u8, acc: [__m256i; 2]| unsafe {
+        store_words(p, acc[0], r.min(4));
+        if TWO {
+            store_words(p.add(32), acc[1], r - 4);
+        }
+    };
+    if MODE == ONE {
+        assert!(src.len() >= 8 * k, "a group's data words");
+        assert!(!COPY || out.len() >= 8 * k, "room for the copy");
+        // SAFETY: checked just above.
+        unsafe {
+            let acc = parity_narrow::<TWO>(m, s0);
+            if COPY {
+                copy_narrow(s0, o0, k);
+            }
+            put(w0, acc);
+        }
+        return 1;
+    }
+    assert!(gd == 8 * k && gb == 8 * (k + r), "groups of this code");
+    let (si, so) = if MODE == ENCODE { (gd, gb) } else { (gb, gd) };
+    let groups = (src.len() / si).min(out.len() / so);
+    // SAFETY: a zero register.
+    let mut last = unsafe { [_mm256_setzero_si256(); 2] };
+    for g in 0..groups {
+        // SAFETY: group `g` of each buffer, as in [`run`].
+        unsafe {
+            let (s, o) = (s0.add(g * si), o0.add(g * so));
+            let acc = parity_narrow::<TWO>(m, s);
+            copy_narrow(s, o, k);
+            if MODE == ENCODE {
+                put(o.add(gd), acc);
+                last = acc;
+                continue;
+            }
+            let got = s.add(gd);
+            let mut syn = [_mm256_xor_si256(acc[0], load_words(got, r.min(4))), acc[1]];
+            let mut any = syn[0];
+            if TWO {
+                syn[1] = _mm256_xor_si256(acc[1], load_words(got.add(32), r - 4));
+                any = _mm256_or_si256(any, syn[1]);
+            }
+            if _mm256_testz_si256(any, any) == 0 {
+                put(w0, syn);
+                return g;
+            }
+        }
+    }
+    if MODE == ENCODE && groups > 0 {
+        put(w0, last);
+    }
+    groups
+}
+
+/// The parity words of the data words at `s`: lanes 0-3 of the first register parity words
+/// 0-3, of the second (with `TWO`) 4-7; with one register, in two chains (even and odd
+/// words), as [`parity`].
+///
+/// # Safety
+/// The CPU must support AVX2; `s` holds the matrix's `k` words.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn parity_narrow<const TWO: bool>(m: &Matrix64, s: *const u8) -> [__m256i; 2] {
+    // SAFETY: words `i < k` of `s` and lines `i < k` of the matrix (64-byte aligned).
+    unsafe {
+        let (lines, k) = (m.lines.as_ptr(), m.k);
+        let word = |i: usize| _mm256_set1_epi64x(s.add(8 * i).cast::<i64>().read_unaligned());
+        let line = |i: usize, h: usize| _mm256_load_si256(lines.add(i).cast::<__m256i>().add(h));
+        let add = |a: __m256i, w: __m256i, l: __m256i| _mm256_xor_si256(a, _mm256_and_si256(w, l));
+        let mut a = [_mm256_setzero_si256(); 2];
+        if TWO {
+            for i in 0..k {
+                let w = word(i);
+                a[0] = add(a[0], w, line(i, 0));
+                a[1] = add(a[1], w, line(i, 1));
+            }
+            return a;
+        }
+        let mut i = 0;
+        while i + 2 <= k {
+            a[0] = add(a[0], word(i), line(i, 0));
+            a[1] = add(a[1], word(i + 1), line(i + 1, 0));
+            i += 2;
+        }
+        if i < k {
+            a[0] = add(a[0], word(i), line(i, 0));
+        }
+        [_mm256_xor_si256(a[0], a[1]), _mm256_setzero_si256()]
+    }
+}
+
+/// Copies `k` words from `s` to `d`: whole registers, then the last words
+/// ([`load_words`], [`store_words`]).
+///
+/// # Safety
+/// The CPU must support AVX2; `s` holds `k` words and `d` has room for them.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy_narrow(s: *const u8, d: *mut u8, k: usize) {
+    // SAFETY: by the contract.
+    unsafe {
+        let mut w = 0;
+        while w + 4 <= k {
+            let v = _mm256_loadu_si256(s.add(8 * w).cast());
+            _mm256_storeu_si256(d.add(8 * w).cast(), v);
+            w += 4;
+        }
+        store_words(d.add(8 * w), load_words(s.add(8 * w), k - w), k - w);
+    }
+}
+
+/// The `n` (at most four) words at `p` in the first lanes of a register, the others zero.
+///
+/// # Safety
+/// The CPU must support AVX2; `p` holds `n` words.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn load_words(p: *const u8, n: usize) -> __m256i {
+    // SAFETY: by the contract, each load within the `n` words.
+    unsafe {
+        match n {
+            0 => _mm256_setzero_si256(),
+            1 => _mm256_zextsi128_si256(_mm_loadl_epi64(p.cast())),
+            2 => _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())),
+            3 => _mm256_inserti128_si256::<1>(
+                _mm256_zextsi128_si256(_mm_loadu_si128(p.cast())),
+                _mm_loadl_epi64(p.add(16).cast()),
+            ),
+            _ => _mm256_loadu_si256(p.cast()),
+        }
+    }
+}
+
+/// Stores the first `n` (at most four) words of `v` at `p`.
+///
+/// # Safety
+/// The CPU must support AVX2; `p` has room for `n` words.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn store_words(p: *mut u8, v: __m256i, n: usize) {
+    // SAFETY: by the contract, each store within the `n` words.
+    unsafe {
+        let lo = _mm256_castsi256_si128(v);
+        match n {
+            0 => {}
+            1 => _mm_storel_epi64(p.cast(), lo),
+            2 => _mm_storeu_si128(p.cast(), lo),
+            3 => {
+                _mm_storeu_si128(p.cast(), lo);
+                _mm_storel_epi64(p.add(16).cast(), _mm256_extracti128_si256::<1>(v));
+            }
+            _ => _mm256_storeu_si256(p.cast(), v),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{Kernel, Plan, V};
+    use super::super::{Fast64, Kernel, Plan, V};
     use crate::code::{self, Spec};
     use rand::{Rng, RngCore, SeedableRng};
+    use std::sync::Arc;
 
     /// Every code the matrix takes: its runs (encode, clean decode up to the first damaged
     /// group, one group) against the portable kernel, on random groups, with the bytes
-    /// around the groups untouched.
+    /// around the groups untouched; on AVX-512 and on AVX2, as the CPU has them.
     #[test]
     fn matrix_runs_match_the_portable_kernel() {
-        if !crate::cpu::features().avx512f {
-            eprintln!("no AVX-512F: the matrix is not built on this CPU");
+        let f = crate::cpu::features();
+        let widths: Vec<bool> = [f.avx512f.then_some(true), f.avx2.then_some(false)]
+            .into_iter()
+            .flatten()
+            .collect();
+        if widths.is_empty() {
+            eprintln!("no AVX2: the matrix is not built on this CPU");
             return;
         }
         let mut specs: Vec<Spec> = (2..=19)
@@ -243,7 +455,7 @@ mod tests {
             let c = code::build(&spec);
             let kernel = Kernel::for_code(c.as_ref());
             let (k, r) = (c.k(), c.n() - c.k());
-            let Some(fast) = kernel.fast64().filter(|f| f.matrix().is_some()) else {
+            let Some(matrix) = kernel.matrix64() else {
                 assert!(
                     k > super::MAX_DATA || r > super::MAX_CHECKS || r == 0,
                     "{spec}"
@@ -251,94 +463,104 @@ mod tests {
                 continue;
             };
             taken += 1;
-            let m = fast.matrix().expect("a matrix");
-            assert_eq!((m.data_words(), m.parity_words()), (k, r), "{spec}");
-            let plan = Plan::for_kernel(&kernel, k);
-            assert_eq!(plan.data_rows(), k, "{spec}");
-            let (gd, gb) = (8 * k, 8 * (k + r));
-            for _ in 0..4 {
-                let groups = rng.gen_range(1..=9);
-                let mut data = vec![0u8; groups * gd];
-                rng.fill_bytes(&mut data);
-                // The reference: the portable kernel, group by group.
-                let mut want = vec![0u8; groups * gb];
-                let (mut par, mut scr) = (vec![V::<1>::zero(); r], vec![V::zero(); 64]);
-                kernel.encode_run::<1>(None, &data, &mut want, gd, gb, &mut par, &mut scr);
-                let words: Vec<u64> = (0..k)
-                    .map(|i| u64::from_le_bytes(data[8 * i..8 * i + 8].try_into().unwrap()))
-                    .collect();
-                for q in 0..r {
-                    let got =
-                        u64::from_le_bytes(want[gd + 8 * q..gd + 8 * q + 8].try_into().unwrap());
-                    assert_eq!(m.parity_word(&words, q), got, "{spec} parity word {q}");
-                }
-                // Encoded, with a guard of 64 bytes after the groups.
-                let mut enc = vec![0xA5u8; groups * gb + 64];
-                let mut last = vec![0u64; r];
-                assert!(kernel.encode_run64(
-                    &fast,
-                    &data,
-                    &mut enc[..groups * gb],
-                    gd,
-                    gb,
-                    &mut last
-                ));
-                assert_eq!(&enc[..groups * gb], &want[..], "{spec} encode");
-                assert!(
-                    enc[groups * gb..].iter().all(|&b| b == 0xA5),
-                    "{spec} guard"
-                );
-                let tail = &want[groups * gb - 8 * r..];
-                let tail: Vec<u64> = tail
-                    .as_chunks::<8>()
-                    .0
-                    .iter()
-                    .map(|w| u64::from_le_bytes(*w))
-                    .collect();
-                assert_eq!(last, tail, "{spec} the last group's parity words");
-                // Clean: every group, the data words copied.
-                let mut out = vec![0x5Au8; groups * gd + 64];
-                let mut syn = vec![0u64; r];
-                let clean = kernel.clean_run64(
-                    &fast,
-                    &enc[..groups * gb],
-                    &mut out[..groups * gd],
-                    gd,
-                    gb,
-                    &mut syn,
-                );
-                assert_eq!(clean, Some(groups), "{spec} clean");
-                assert_eq!(&out[..groups * gd], &data[..], "{spec} clean copy");
-                assert!(
-                    out[groups * gd..].iter().all(|&b| b == 0x5A),
-                    "{spec} guard"
-                );
-                // One bit flipped in group `bad`: the run stops there, with its syndrome.
-                let bad = rng.gen_range(0..groups);
-                let bit = rng.gen_range(0..8 * gb);
-                let mut noisy = enc[..groups * gb].to_vec();
-                noisy[bad * gb + bit / 8] ^= 1 << (bit % 8);
-                let clean =
-                    kernel.clean_run64(&fast, &noisy, &mut out[..groups * gd], gd, gb, &mut syn);
-                assert_eq!(clean, Some(bad), "{spec} stops at the damaged group");
-                assert_eq!(
-                    &out[..(bad + 1) * gd],
-                    &noisy_data(&noisy, bad + 1, gd, gb)[..],
-                    "{spec}"
-                );
-                let mut want_syn = vec![0u64; r];
-                let mut p = vec![V::<1>::zero(); r];
-                let e = &noisy[bad * gb..(bad + 1) * gb];
-                kernel.parity::<1>(None, &e[..gd], &mut p, &mut scr);
-                for (q, w) in want_syn.iter_mut().enumerate() {
-                    let got = u64::from_le_bytes(e[gd + 8 * q..gd + 8 * q + 8].try_into().unwrap());
-                    *w = p[q].0[0] ^ got;
-                }
-                assert_eq!(syn, want_syn, "{spec} syndrome");
-                assert!(syn.iter().any(|&w| w != 0), "{spec} a single flip shows");
+            let dims = (matrix.data_words(), matrix.parity_words());
+            assert_eq!(dims, (k, r), "{spec}");
+            for &wide in &widths {
+                let fast = Fast64 {
+                    matrix: Some(Arc::new(matrix.clone())),
+                    wide,
+                };
+                matches_the_portable_kernel(&spec, &kernel, &fast, &mut rng);
             }
         }
         assert!(taken > 60, "{taken} codes took the matrix");
+    }
+
+    /// The runs of `fast`, the matrix of `kernel`'s code `spec`, against the portable
+    /// kernel on random groups.
+    fn matches_the_portable_kernel(
+        spec: &Spec,
+        kernel: &Kernel,
+        fast: &Fast64,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) {
+        let m = fast.matrix().expect("a matrix");
+        let (k, r) = (m.data_words(), m.parity_words());
+        let plan = Plan::for_kernel(kernel, k);
+        assert_eq!(plan.data_rows(), k, "{spec}");
+        let (gd, gb) = (8 * k, 8 * (k + r));
+        for _ in 0..4 {
+            let groups = rng.gen_range(1..=9);
+            let mut data = vec![0u8; groups * gd];
+            rng.fill_bytes(&mut data);
+            // The reference: the portable kernel, group by group.
+            let mut want = vec![0u8; groups * gb];
+            let (mut par, mut scr) = (vec![V::<1>::zero(); r], vec![V::zero(); 64]);
+            kernel.encode_run::<1>(None, &data, &mut want, gd, gb, &mut par, &mut scr);
+            let words: Vec<u64> = (0..k)
+                .map(|i| u64::from_le_bytes(data[8 * i..8 * i + 8].try_into().unwrap()))
+                .collect();
+            for q in 0..r {
+                let got = u64::from_le_bytes(want[gd + 8 * q..gd + 8 * q + 8].try_into().unwrap());
+                assert_eq!(m.parity_word(&words, q), got, "{spec} parity word {q}");
+            }
+            // Encoded, with a guard of 64 bytes after the groups.
+            let mut enc = vec![0xA5u8; groups * gb + 64];
+            let mut last = vec![0u64; r];
+            assert!(kernel.encode_run64(fast, &data, &mut enc[..groups * gb], gd, gb, &mut last));
+            assert_eq!(&enc[..groups * gb], &want[..], "{spec} encode");
+            assert!(
+                enc[groups * gb..].iter().all(|&b| b == 0xA5),
+                "{spec} guard"
+            );
+            let tail = &want[groups * gb - 8 * r..];
+            let tail: Vec<u64> = tail
+                .as_chunks::<8>()
+                .0
+                .iter()
+                .map(|w| u64::from_le_bytes(*w))
+                .collect();
+            assert_eq!(last, tail, "{spec} the last group's parity words");
+            // Clean: every group, the data words copied.
+            let mut out = vec![0x5Au8; groups * gd + 64];
+            let mut syn = vec![0u64; r];
+            let clean = kernel.clean_run64(
+                fast,
+                &enc[..groups * gb],
+                &mut out[..groups * gd],
+                gd,
+                gb,
+                &mut syn,
+            );
+            assert_eq!(clean, Some(groups), "{spec} clean");
+            assert_eq!(&out[..groups * gd], &data[..], "{spec} clean copy");
+            assert!(
+                out[groups * gd..].iter().all(|&b| b == 0x5A),
+                "{spec} guard"
+            );
+            // One bit flipped in group `bad`: the run stops there, with its syndrome.
+            let bad = rng.gen_range(0..groups);
+            let bit = rng.gen_range(0..8 * gb);
+            let mut noisy = enc[..groups * gb].to_vec();
+            noisy[bad * gb + bit / 8] ^= 1 << (bit % 8);
+            let clean = kernel.clean_run64(fast, &noisy, &mut out[..groups * gd], gd, gb, &mut syn);
+            assert_eq!(clean, Some(bad), "{spec} stops at the damaged group");
+            assert_eq!(
+                &out[..(bad + 1) * gd],
+                &noisy_data(&noisy, bad + 1, gd, gb)[..],
+                "{spec}"
+            );
+            let mut want_syn = vec![0u64; r];
+            let mut p = vec![V::<1>::zero(); r];
+            let e = &noisy[bad * gb..(bad + 1) * gb];
+            kernel.parity::<1>(None, &e[..gd], &mut p, &mut scr);
+            for (q, w) in want_syn.iter_mut().enumerate() {
+                let got = u64::from_le_bytes(e[gd + 8 * q..gd + 8 * q + 8].try_into().unwrap());
+                *w = p[q].0[0] ^ got;
+            }
+            assert_eq!(syn, want_syn, "{spec} syndrome");
+            assert!(syn.iter().any(|&w| w != 0), "{spec} a single flip shows");
+        }
     }
 
     /// The data words of the first `groups` groups of `enc`.

@@ -10,10 +10,10 @@
 //!
 //! For single-word rows (`D = 64`, the default) the common codes have AVX2 kernels chosen at
 //! run time (alien boards of 4 to 18 grid columns in `grid64`, Hamming and SECDED codes of
-//! 3 to 21 check rows in `avx2`), run over whole runs of groups by `fast64`; where the CPU
-//! has AVX-512, the codes of at most eight check rows and 32 data rows take their generator
-//! matrix instead ([`Matrix64`], `matrix64`): see those modules and `docs/benchmarks.md` for
-//! how they are built and what they cost.
+//! 3 to 21 check rows in `avx2`), run over whole runs of groups by `fast64`; the codes of at
+//! most eight check rows and 32 data rows take their generator matrix instead ([`Matrix64`],
+//! `matrix64`, on AVX-512 or on AVX2): see those modules and `docs/benchmarks.md` for how
+//! they are built and what they cost.
 //! `secded:72` has its row plans fixed at compile time ([`Secded72`]), and `secded:72` and
 //! `alien:9x9` have kernels that also take the chunk's CRC-32C, three groups at a time
 //! ([`Kernel::group64_crc3`]), so that the CRC instructions run beside the vector work.
@@ -148,13 +148,16 @@ impl Plans for Secded72 {
 
 /// The single-word fast path of a kernel on this CPU, and the evidence that the CPU runs
 /// it: the AVX2 group kernels of [`Kernel::group64`] (AVX2 and POPCNT, by
-/// [`crate::cpu::features`]), or the code's generator matrix on AVX-512 ([`Matrix64`]).
+/// [`crate::cpu::features`]), or the code's generator matrix on AVX-512 or AVX2
+/// ([`Matrix64`]).
 /// Only [`Kernel::fast64`] makes one, so a codec checks the CPU once, when it is built, not
 /// once per group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fast64 {
     /// The matrix, for the codes that take it.
     matrix: Option<Arc<Matrix64>>,
+    /// Whether the matrix runs on AVX-512 (else on AVX2: `matrix64::run_avx2`).
+    wide: bool,
 }
 
 impl Fast64 {
@@ -374,8 +377,15 @@ impl Kernel {
     ) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(m) = &fast.matrix {
-            // SAFETY: `fast` carries a matrix only when the CPU has AVX-512F.
-            return Some(unsafe { matrix64::run::<COPY, MODE>(m, src, out, gd, gb, words) });
+            // SAFETY: `fast` carries a matrix only when the CPU has AVX-512F (`wide`) or
+            // AVX2.
+            return Some(unsafe {
+                if fast.wide {
+                    matrix64::run::<COPY, MODE>(m, src, out, gd, gb, words)
+                } else {
+                    matrix64::run_avx2::<COPY, MODE>(m, src, out, gd, gb, words)
+                }
+            });
         }
         if !self.has_group64_path() {
             return None;
@@ -442,17 +452,26 @@ impl Kernel {
     }
 
     /// The evidence for [`Kernel::group64`] when it has a fast path for this kernel on this
-    /// CPU (checked here, once per caller).
+    /// CPU (checked here, once per caller): the generator matrix where the code suits it
+    /// (on AVX2 as on AVX-512: in one process, 64 MiB at `D = 64`, the matrix on AVX2 against
+    /// the codec without it, encode and clean decode alien:3x3 1.48-1.60 / 1.58-1.98,
+    /// alien:5x3 1.44-1.68 / 1.65-1.67, secded:16 1.36-1.45 / 1.36-1.59, alien:3x5 1.19-1.28
+    /// / 1.12-1.15, and no code below 1.03 / 0.94; docs/benchmarks.md, "The generator matrix
+    /// on AVX2"), else the family's AVX2 group kernel.
     pub fn fast64(&self) -> Option<Fast64> {
         let f = crate::cpu::features();
-        if f.avx512f
+        if (f.avx512f || f.avx2)
             && let Some(m) = self.matrix64()
         {
             return Some(Fast64 {
                 matrix: Some(Arc::new(m)),
+                wide: f.avx512f,
             });
         }
-        self.group64_on_cpu().then_some(Fast64 { matrix: None })
+        self.group64_on_cpu().then_some(Fast64 {
+            matrix: None,
+            wide: false,
+        })
     }
 
     /// Whether this CPU runs the AVX2 group kernel of [`Kernel::group64`] for this kernel
