@@ -124,13 +124,13 @@ impl Columns {
 /// pays for groups of `k` data rows of `row_bytes`. In one process, the pass and the codec
 /// without it alternated (64 MiB, medians of nine paired ratios), it gained at rows of 8 KiB
 /// (`D = 65536`: encode 1.0-1.3x, hamming:22 1.19-1.26, alien:3x5 1.10-1.23, clean decode
-/// 0.93-1.16) and, for codes of four data rows or fewer (alien:3x3), at rows of 2 KiB and
+/// 0.93-1.16) and, for codes of five data rows or fewer (alien:3x3), at rows of 2 KiB and
 /// more (encode 1.3-2.0x, clean decode 0.95-1.4x); it lost on clean decode at rows of 512
 /// bytes (alien:3x3, 4x3, 3x5, 5x3, 8x3, secded:16 and 22 at `D = 4096` 0.73-0.90) and
 /// encoded and decoded 0.8-1.0x at 4 KiB (docs/benchmarks.md, "The column pass on 256-bit
 /// registers").
 fn narrow_pays(row_bytes: usize, k: usize) -> bool {
-    row_bytes >= MAX_ROW_BYTES || k <= 4 && row_bytes >= 2048
+    row_bytes >= MAX_ROW_BYTES || k <= 5 && row_bytes >= 2048
 }
 
 /// Lines of every row the column pass takes at a time.
