@@ -29,7 +29,8 @@
 //! row, and the line across the end of a row and the start of the next (the *wrap*) holds
 //! the last `64 - h` bytes of one row and the first `h` of the next: the columns are taken
 //! at `h, h + 64, ...` from the start of every row, and a last column of every row's last
-//! `64 - h` bytes and first `h` (masked loads) gives the kernel the bytes of the wraps; each
+//! `64 - h` bytes and first `h` (masked loads; byte copies on 256-bit registers,
+//! [`Line::wrap`]) gives the kernel the bytes of the wraps; each
 //! wrap line is blended from two rows' (data or parity). Every row's CRC register covers
 //! the row's bytes from `h` to `h` past its end (the next row's first `h` bytes, through its
 //! wrap), so that the registers are of consecutive pieces of the payload of one length;
@@ -137,7 +138,8 @@ fn narrow_pays(row_bytes: usize, k: usize) -> bool {
 const STEP: usize = 4;
 
 /// Scratch space of the column pass: a step's lines of every data row ([`STEP`] lines, and
-/// one line), and the data rows' CRC registers.
+/// one line), and the data rows' CRC registers (64 bytes each, of either width's
+/// [`Line`]).
 pub(super) struct ColumnScratch {
     wide: Vec<V<{ 8 * STEP }>>,
     one: Vec<V<8>>,
